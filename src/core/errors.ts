@@ -1,0 +1,58 @@
+/**
+ * Typed errors. Every failure that reaches a user carries a stable `code` a surface can branch on
+ * and a message that says what to do about it (STYLE.md: "errors carry meaning").
+ */
+export type HearthErrorCode =
+  // configuration and home
+  | 'config_invalid'
+  | 'config_io'
+  // store and secrets
+  | 'keychain_unavailable'
+  | 'db_key_invalid'
+  | 'db_wrong_key'
+  | 'db_io'
+  // models
+  | 'model_connection'
+  | 'model_http'
+  | 'model_auth'
+  | 'model_rate_limited'
+  | 'model_timeout'
+  | 'model_bad_response'
+  | 'model_load_failed'
+  | 'model_host_crashed'
+  | 'model_not_configured'
+  | 'all_models_failed'
+  // agent
+  | 'aborted'
+  | 'tool_input_invalid'
+  | 'unknown_tool'
+  | 'session_not_found'
+  | 'usage';
+
+export class HearthError extends Error {
+  readonly code: HearthErrorCode;
+  /** Optional machine-readable details (HTTP status, config key, …). Never secrets. */
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: HearthErrorCode, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'HearthError';
+    this.code = code;
+    this.details = options?.details;
+  }
+}
+
+export function isHearthError(err: unknown, code?: HearthErrorCode): err is HearthError {
+  return err instanceof HearthError && (code === undefined || err.code === code);
+}
+
+/** The error thrown when an AbortSignal fires; one shape everywhere so callers can test for it. */
+export function abortError(signal?: AbortSignal): HearthError {
+  const reason = signal?.reason instanceof Error ? signal.reason.message : 'interrupted';
+  return new HearthError('aborted', `Interrupted: ${reason}`);
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

@@ -1,0 +1,77 @@
+/**
+ * The one interface every model sits behind: local GGUF (through the model host), OpenAI-compatible
+ * endpoints, Anthropic, and the fallback chain that composes them.
+ */
+
+/** JSON Schema as sent to providers (generated from each tool's zod schema). */
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolSchema {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: JsonSchema;
+}
+
+export interface ToolCall {
+  /** Provider-assigned id (or one we mint for providers/formats that have none). */
+  id: string;
+  name: string;
+  /** The arguments exactly as the model wrote them: JSON text, possibly invalid. The agent validates. */
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: string }
+  | { role: 'tool'; content: string; toolCallId: string; toolName: string };
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools: ToolSchema[];
+  /** 'auto' (default): the model decides; 'required': it must call a tool; 'none': no tool calls. */
+  toolChoice?: 'auto' | 'required' | 'none';
+  /**
+   * Stable key of the conversation. The local model keeps one context sequence per key so each turn
+   * evaluates only the tokens that are new since the previous call.
+   */
+  sessionKey?: string;
+  maxTokens?: number;
+  temperature?: number;
+}
+
+export interface Usage {
+  /** Prompt tokens the request carried (whole prompt, as the provider counts it). */
+  inputTokens: number;
+  outputTokens: number;
+  /** Prompt tokens actually evaluated this call (local model: new tokens only; cloud: input − cached). */
+  evaluatedInputTokens?: number;
+  cachedInputTokens?: number;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'aborted';
+
+export type ModelEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'reasoning'; delta: string }
+  /** A complete tool call. Providers assemble streamed deltas; the agent never sees half a call. */
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'usage'; usage: Usage }
+  /** Emitted by the fallback chain when it moves on to the next model. */
+  | { type: 'fallback'; from: string; to: string; reason: string }
+  | { type: 'done'; finishReason: FinishReason };
+
+export interface ChatModel {
+  /** `provider:model`, e.g. `openai:gpt-4o-mini`, `local:/path/hermes.gguf`. */
+  readonly id: string;
+  /** Context window in tokens when known (used for prompt budgeting and compression). */
+  readonly contextLength?: number;
+  /**
+   * Stream one assistant response. Must stop promptly and throw `HearthError('aborted')` when the
+   * signal fires; other failures throw `HearthError` with a model_* code.
+   */
+  stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
+  /** Release processes, sockets, sequences. Safe to call twice. */
+  dispose?(): Promise<void>;
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import type { ToolSchema } from '../llm/types.js';
+import type { ApprovalBroker } from '../safety/approvals/broker.js';
+
+/** What a tool hands back to the model. `isError` results are shown to the model as failures, not thrown. */
+export interface ToolResult {
+  content: string;
+  isError?: boolean;
+}
+
+export interface ClarifyRequest {
+  question: string;
+  /** Up to four suggested answers; the user may always answer freely. */
+  choices?: string[];
+}
+
+/** Everything a running tool may touch. Built by the agent for each call. */
+export interface ToolContext {
+  sessionId: string;
+  /** Workspace root; relative paths resolve here. */
+  workspace: string;
+  /** Fires on interrupt: tools stop work and kill child processes. */
+  signal: AbortSignal;
+  approvals: ApprovalBroker;
+  /** Ask the user a question through whichever surface is attached (the `clarify` tool). */
+  askUser(request: ClarifyRequest): Promise<string>;
+  /** Stream partial output (terminal lines, progress) to the surface. */
+  progress(text: string): void;
+  /** Per-session mutable state a tool keeps across calls (terminal cwd, todo list). Keyed by tool name. */
+  state: Map<string, unknown>;
+}
+
+export interface ToolDefinition<Input = unknown> {
+  name: string;
+  description: string;
+  input: z.ZodType<Input>;
+  /**
+   * May this call run concurrently with the other calls of one response? A function lets file tools
+   * say "yes, unless another call in the batch touches an overlapping path" (see `paths`).
+   */
+  parallelSafe: boolean;
+  /** Absolute paths this call reads or writes, for the overlap check of parallel batches. */
+  paths?: (input: Input, ctx: Pick<ToolContext, 'workspace' | 'state'>) => string[];
+  run(input: Input, ctx: ToolContext): Promise<ToolResult | string>;
+}
+
+/** Identity helper that keeps `Input` inferred from the zod schema at the definition site. */
+export function defineTool<S extends z.ZodType>(def: Omit<ToolDefinition<z.infer<S>>, 'input'> & { input: S }): ToolDefinition<z.infer<S>> {
+  return def as ToolDefinition<z.infer<S>>;
+}
+
+/** JSON Schema for the model, generated from the same zod schema that validates the call. */
+export function toolSchema(def: ToolDefinition<unknown>): ToolSchema {
+  const schema = z.toJSONSchema(def.input, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return { name: def.name, description: def.description, parameters: schema };
+}

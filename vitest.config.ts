@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Native modules (SQLCipher, llama.cpp) and child processes: isolate files in forks.
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Two cores: running more files at once only makes the model tests starve.
+    maxWorkers: 2,
+  },
+});
