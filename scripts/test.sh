@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The one test command (README: `npm test`; CI: `.ci/run`). On a fresh Debian/Ubuntu machine it provisions
+# what the suite needs from the project's own files, then runs lint, typecheck, build and every test inside
+# a private D-Bus session with an unlocked gnome-keyring (the real OS keychain the app uses).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '\n== %s\n' "$*"; }
+
+# 1. System packages: the Secret Service (keychain), D-Bus, ripgrep (search_files' fast path).
+missing=()
+command -v dbus-run-session >/dev/null || missing+=(dbus)
+command -v gnome-keyring-daemon >/dev/null || missing+=(gnome-keyring)
+command -v rg >/dev/null || missing+=(ripgrep)
+if ((${#missing[@]})); then
+  log "installing system packages: ${missing[*]}"
+  if [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  elif command -v sudo >/dev/null; then
+    sudo apt-get update -qq
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "missing system packages: ${missing[*]} (install them with apt-get, then rerun)" >&2
+    exit 1
+  fi
+fi
+
+# 2. Node dependencies, exactly as locked. Reinstall only when the lock changed since the last install.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "npm ci"
+  npm ci --no-audit --no-fund
+fi
+
+# 3. Static checks and the build the CLI runs from.
+log "lint";      npx eslint .
+log "typecheck"; npx tsc -p tsconfig.json --noEmit
+log "build";     npx tsc -p tsconfig.build.json
+
+# 4. Tests, inside a private keychain session that ends with this script.
+log "tests"
+export HEARTH_TEST_ARTIFACTS="${HEARTH_TEST_ARTIFACTS:-$PWD/test-artifacts}"
+mkdir -p "$HEARTH_TEST_ARTIFACTS"
+dbus-run-session -- bash -c '
+  set -euo pipefail
+  # The keyring daemon lives on this private bus and exits with it when dbus-run-session ends.
+  eval "export $(printf "hearth-test\n" | gnome-keyring-daemon --unlock --components=secrets)"
+  npx vitest run "$@"
+' bash "$@"

@@ -1,0 +1,80 @@
+import type { ApprovalDecision } from '../core/safety/approvals/broker.js';
+import type { AgentEvent } from '../shared/events.js';
+
+/**
+ * Answers the questions a running turn asks the user (approvals, clarify) from lines the terminal
+ * delivers. While a question is open the next line answers it; otherwise lines go to `onIdleLine`.
+ */
+export interface QuestionAnswerer {
+  answerApproval(id: string, decision: ApprovalDecision): void;
+  answerClarify(id: string, text: string): void;
+}
+
+type OpenQuestion =
+  | { kind: 'approval'; id: string }
+  | { kind: 'clarify'; id: string; choices: string[] };
+
+export class PendingQuestions {
+  private readonly open: OpenQuestion[] = [];
+
+  constructor(
+    private readonly host: QuestionAnswerer,
+    private readonly write: (text: string) => void,
+  ) {}
+
+  get hasOpen(): boolean {
+    return this.open.length > 0;
+  }
+
+  /** Called for every event; opens a question for approval/clarify requests and prints the prompt. */
+  observe(event: AgentEvent): void {
+    if (event.type === 'approval_request') {
+      this.open.push({ kind: 'approval', id: event.id });
+      const seconds = Math.max(0, Math.round((event.expiresAt - Date.now()) / 1000));
+      this.write(
+        `\n⚠ Approval needed: ${event.command}\n  why: ${event.reasons.join('; ')}\n` +
+          `  [o]nce  [s]ession  [a]lways  [d]eny  (denied automatically in ${seconds}s) > `,
+      );
+    } else if (event.type === 'clarify_request') {
+      this.open.push({ kind: 'clarify', id: event.id, choices: event.choices });
+      const choices = event.choices.map((c, i) => `  ${i + 1}. ${c}\n`).join('');
+      this.write(`\n? ${event.question}\n${choices}  answer${event.choices.length ? ' (number or text)' : ''} > `);
+    } else if (event.type === 'approval_resolved') {
+      // Timed out or answered elsewhere: stop waiting for a line for it.
+      const index = this.open.findIndex((q) => q.kind === 'approval' && q.id === event.id);
+      if (index >= 0) this.open.splice(index, 1);
+    }
+  }
+
+  /** Returns true when the line answered an open question. */
+  answer(line: string): boolean {
+    const question = this.open[0];
+    if (!question) return false;
+    const text = line.trim();
+    if (question.kind === 'approval') {
+      const decision = parseDecision(text);
+      if (!decision) {
+        this.write('  please answer o, s, a or d > ');
+        return true;
+      }
+      this.open.shift();
+      this.host.answerApproval(question.id, decision);
+      return true;
+    }
+    this.open.shift();
+    const index = Number.parseInt(text, 10);
+    const chosen = String(index) === text ? question.choices[index - 1] : undefined;
+    this.host.answerClarify(question.id, chosen ?? text);
+    return true;
+  }
+}
+
+export function parseDecision(text: string): ApprovalDecision | null {
+  switch (text.toLowerCase()) {
+    case 'o': case 'once': case 'y': case 'yes': return 'once';
+    case 's': case 'session': return 'session';
+    case 'a': case 'always': return 'always';
+    case 'd': case 'deny': case 'n': case 'no': return 'deny';
+    default: return null;
+  }
+}

@@ -1,0 +1,124 @@
+import type { AgentEvent } from '../shared/events.js';
+
+/** Minimal ANSI styling; off when the stream is not a terminal or NO_COLOR is set. */
+export function styler(enabled: boolean) {
+  const wrap = (code: string) => (text: string) => (enabled ? `\x1b[${code}m${text}\x1b[0m` : text);
+  return { dim: wrap('2'), bold: wrap('1'), red: wrap('31'), yellow: wrap('33'), cyan: wrap('36'), green: wrap('32') };
+}
+
+export interface RenderTarget {
+  write(text: string): void;
+}
+
+/**
+ * Renders the agent's event stream to a terminal. In `hearth run` the answer goes to stdout and everything
+ * else (tool activity, notices) to stderr, so `hearth run "…" > answer.txt` captures only the answer.
+ */
+export class TerminalRenderer {
+  private readonly style: ReturnType<typeof styler>;
+  private inReasoning = false;
+  private atLineStart = true;
+
+  constructor(
+    private readonly answer: RenderTarget,
+    private readonly activity: RenderTarget,
+    options: { color: boolean; showReasoning?: boolean; streamAnswer?: boolean },
+  ) {
+    this.style = styler(options.color);
+    this.showReasoning = options.showReasoning ?? true;
+    this.streamAnswer = options.streamAnswer ?? true;
+  }
+
+  private readonly showReasoning: boolean;
+  private readonly streamAnswer: boolean;
+
+  render(event: AgentEvent): void {
+    const s = this.style;
+    switch (event.type) {
+      case 'text_delta':
+        this.endReasoning();
+        if (this.streamAnswer) this.writeAnswer(event.delta);
+        return;
+      case 'reasoning_delta':
+        if (!this.showReasoning) return;
+        if (!this.inReasoning) {
+          this.activity.write(s.dim('thinking: '));
+          this.inReasoning = true;
+        }
+        this.activity.write(s.dim(event.delta));
+        return;
+      case 'tool_start':
+        this.endReasoning();
+        this.breakLine();
+        this.activity.write(s.cyan(`⚙ ${event.name}`) + s.dim(` ${summariseArgs(event.args)}`) + '\n');
+        return;
+      case 'tool_progress':
+        this.activity.write(s.dim(indent(event.text)));
+        return;
+      case 'tool_end': {
+        const mark = event.isError ? s.red('✗') : s.green('✓');
+        const preview = event.content.split('\n', 1)[0]?.slice(0, 120) ?? '';
+        this.activity.write(`${mark} ${event.name} ${s.dim(`(${Math.round(event.durationMs)} ms) ${preview}`)}\n`);
+        return;
+      }
+      case 'model_fallback':
+        this.breakLine();
+        this.activity.write(s.yellow(`↪ ${event.from} failed (${event.reason}); using ${event.to}\n`));
+        return;
+      case 'notice':
+        this.breakLine();
+        this.activity.write((event.level === 'error' ? s.red : event.level === 'warning' ? s.yellow : s.dim)(`${event.message}\n`));
+        return;
+      case 'steer_applied':
+        this.activity.write(s.dim(`(steer delivered: ${event.text})\n`));
+        return;
+      case 'turn_end':
+        this.endReasoning();
+        if (this.streamAnswer) this.breakLine();
+        if (event.reason === 'aborted') this.activity.write(s.yellow('(interrupted)\n'));
+        if (event.reason === 'budget') this.activity.write(s.yellow('(iteration budget reached)\n'));
+        if (event.error) this.activity.write(s.red(`error [${event.error.code}]: ${event.error.message}\n`));
+        return;
+      case 'approval_request':
+      case 'clarify_request':
+        // Answered by the interactive prompt (see interaction.ts); just make sure we start on a fresh line.
+        this.endReasoning();
+        this.breakLine();
+        return;
+      case 'session':
+      case 'status':
+      case 'usage':
+      case 'approval_resolved':
+        return;
+    }
+  }
+
+  private writeAnswer(text: string): void {
+    if (text === '') return;
+    this.answer.write(text);
+    this.atLineStart = text.endsWith('\n');
+  }
+
+  private breakLine(): void {
+    if (!this.atLineStart) {
+      this.answer.write('\n');
+      this.atLineStart = true;
+    }
+  }
+
+  private endReasoning(): void {
+    if (this.inReasoning) {
+      this.activity.write('\n');
+      this.inReasoning = false;
+    }
+  }
+}
+
+function summariseArgs(args: unknown): string {
+  const text = typeof args === 'string' ? args : JSON.stringify(args);
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+}
+
+function indent(text: string): string {
+  return text.replace(/^/gm, '  ');
+}

@@ -1,0 +1,93 @@
+import { HearthError } from '../errors.js';
+import type { HearthConfig, ProviderConfig } from '../config/schema.js';
+import { AnthropicModel } from './providers/anthropic.js';
+import { LocalModel } from './providers/local.js';
+import { OpenAICompatibleModel } from './providers/openai.js';
+import { FallbackChain } from './fallback.js';
+import { parseModelSpec, type ModelSpec } from './model-spec.js';
+import type { ChatModel } from './types.js';
+
+/** Command-line or caller overrides on top of config.yaml. */
+export interface ModelOverrides {
+  /** Replaces `model.default` (fallbacks still apply). */
+  model?: string;
+  provider?: 'openai' | 'anthropic' | 'local';
+  baseUrl?: string;
+  /** Name of the env var holding the API key. */
+  apiKeyEnv?: string;
+}
+
+export interface ModelContext {
+  home: string;
+  config: HearthConfig;
+  env: NodeJS.ProcessEnv;
+  overrides?: ModelOverrides;
+  /** Keychain lookup for API keys stored by `hearth setup` / the desktop app (account `provider:<name>`). */
+  getSecret?: (account: string) => string | null;
+  onLoadProgress?: (progress: number) => void;
+}
+
+/**
+ * Builds the model a session talks to: the configured (or overridden) default, wrapped in a fallback
+ * chain when fallbacks are configured. Provider types come from a table, not an if-chain, so adding a
+ * wire protocol is one entry here and one file in providers/.
+ */
+export function createModelChain(ctx: ModelContext): ChatModel {
+  const primary = ctx.overrides?.model ?? defaultModelFromEnv(ctx) ?? ctx.config.model.default;
+  const specs = [primary, ...ctx.config.model.fallbacks.filter((s) => s !== primary)];
+  const models = specs.map((spec, index) => createChatModel(spec, ctx, index === 0));
+  return models.length === 1 ? (models[0] as ChatModel) : new FallbackChain(models);
+}
+
+/** `OPENAI_BASE_URL` alone (as tools like llama-server's docs suggest) selects an OpenAI-compatible default. */
+function defaultModelFromEnv(ctx: ModelContext): string | undefined {
+  if (ctx.overrides?.model || !ctx.env.OPENAI_BASE_URL) return undefined;
+  return `openai:${ctx.env.OPENAI_MODEL ?? 'default'}`;
+}
+
+export function createChatModel(specText: string, ctx: ModelContext, applyOverrides = true): ChatModel {
+  const overrides = applyOverrides ? (ctx.overrides ?? {}) : {};
+  // A bare model name with an explicit --base-url means an OpenAI-compatible endpoint.
+  const provider = overrides.provider ?? (overrides.baseUrl && !specText.includes(':') ? 'openai' : undefined);
+  const spec = parseModelSpec(specText, { home: ctx.home, ...(provider ? { provider } : {}) });
+  if (spec.kind === 'local') return createLocal(spec, ctx);
+  return createRemote(spec, ctx, overrides);
+}
+
+function createLocal(spec: Extract<ModelSpec, { kind: 'local' }>, ctx: ModelContext): ChatModel {
+  const local = ctx.config.local;
+  return new LocalModel({
+    modelPath: spec.path,
+    threads: local.threads === 'auto' ? undefined : local.threads,
+    gpu: local.gpu,
+    contextSize: local.context_size,
+    ...(ctx.onLoadProgress ? { onLoadProgress: ctx.onLoadProgress } : {}),
+  });
+}
+
+type RemoteFactory = (args: { id: string; endpoint: ProviderConfig; model: string; baseUrl: string; apiKey: string | undefined }) => ChatModel;
+
+const remoteFactories: Record<ProviderConfig['type'], RemoteFactory> = {
+  openai: ({ id, model, baseUrl, apiKey }) => new OpenAICompatibleModel({ id, baseUrl, model, ...(apiKey ? { apiKey } : {}) }),
+  anthropic: ({ id, model, baseUrl, apiKey }) => {
+    if (!apiKey) throw new HearthError('model_auth', `${id}: no API key. Set ANTHROPIC_API_KEY (or the provider's api_key_env) or store one with \`hearth setup\`.`);
+    return new AnthropicModel({ id, baseUrl, model, apiKey });
+  },
+};
+
+function createRemote(spec: Extract<ModelSpec, { kind: 'remote' }>, ctx: ModelContext, overrides: ModelOverrides): ChatModel {
+  const configured = ctx.config.providers[spec.provider];
+  if (!configured) {
+    const known = Object.keys(ctx.config.providers).join(', ');
+    throw new HearthError('model_not_configured', `Unknown provider "${spec.provider}". Known providers: ${known}. Add it under providers: in config.yaml, or pass --base-url.`);
+  }
+  const envBaseUrl = spec.provider === 'openai' ? ctx.env.OPENAI_BASE_URL : undefined;
+  const baseUrl = (overrides.baseUrl ?? envBaseUrl ?? configured.base_url).replace(/\/+$/, '');
+  const keyEnv = overrides.apiKeyEnv ?? configured.api_key_env;
+  if (overrides.apiKeyEnv && ctx.env[overrides.apiKeyEnv] === undefined) {
+    throw new HearthError('model_auth', `--api-key-env names ${overrides.apiKeyEnv}, but that environment variable is not set.`);
+  }
+  const apiKey = (keyEnv ? ctx.env[keyEnv] : undefined) ?? ctx.getSecret?.(`provider:${spec.provider}`) ?? undefined;
+  const id = `${spec.provider}:${spec.model}`;
+  return remoteFactories[configured.type]({ id, endpoint: configured, model: spec.model, baseUrl, apiKey });
+}
