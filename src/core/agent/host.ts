@@ -1,0 +1,289 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentEvent } from '../../shared/events.js';
+import { HearthError, abortError, errorMessage } from '../errors.js';
+import type { ChatMessage, ChatModel, Usage } from '../llm/types.js';
+import type { ApprovalDecision, ApprovalRequest } from '../safety/approvals/broker.js';
+import type { ApprovalPolicyBroker } from '../safety/approvals/policy.js';
+import type { SessionRecord, SessionSource, SessionStore, StoredMessage } from '../store/types.js';
+import type { ClarifyRequest } from '../tools/define.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { EventChannel } from './event-channel.js';
+import { runTurn } from './loop.js';
+import { buildSystemPrompt } from './prompt.js';
+import { SteerQueue } from './steer-queue.js';
+
+export interface AgentHostOptions {
+  store: SessionStore;
+  model: ChatModel;
+  tools: ToolRegistry;
+  approvals: ApprovalPolicyBroker;
+  /** HEARTH_HOME (SOUL.md lives here). */
+  home: string;
+  /** Where relative paths resolve and commands start. */
+  workspace: string;
+  maxIterations?: number;
+  /** Longest tool result handed to the model, in characters. */
+  resultLimit?: number;
+}
+
+interface RunningTurn {
+  controller: AbortController;
+  steer: SteerQueue;
+  channel: EventChannel<AgentEvent>;
+  done: Promise<void>;
+}
+
+interface LiveSession {
+  record: SessionRecord;
+  /** Built once; byte-identical on every call of the session. */
+  systemPrompt: string;
+  history: ChatMessage[];
+  toolState: Map<string, unknown>;
+  turn: RunningTurn | null;
+}
+
+interface PendingQuestion<T> {
+  sessionId: string;
+  resolve(answer: T): void;
+}
+
+/** Longest auto-title taken from the first message. */
+const TITLE_CHARS = 60;
+
+/**
+ * The one object every surface talks to. It owns live sessions (history, tool state, the cached
+ * system prompt), runs turns, persists each message the moment it exists, and turns the approval
+ * broker's and the clarify tool's questions into events plus answer methods, so a terminal, the
+ * desktop app and a chat gateway all drive the agent the same way.
+ *
+ * `send` returns the turn's events as an async iterable that ends after `turn_end`. Leaving the
+ * `for await` early interrupts the turn. The injected store and model are not closed by `close()`:
+ * whoever created them owns them.
+ */
+export class AgentHost {
+  private readonly sessions = new Map<string, LiveSession>();
+  private readonly approvals = new Map<string, PendingQuestion<ApprovalDecision>>();
+  private readonly clarifications = new Map<string, PendingQuestion<string>>();
+  private closed = false;
+
+  constructor(private readonly options: AgentHostOptions) {
+    options.approvals.setPromptHandler((request, signal) => this.askApproval(request, signal));
+  }
+
+  startSession(input: { source: SessionSource; title?: string }): string {
+    this.assertOpen();
+    const record = this.options.store.createSession({ source: input.source, model: this.options.model.id, ...(input.title === undefined ? {} : { title: input.title }) });
+    this.sessions.set(record.id, this.live(record, []));
+    return record.id;
+  }
+
+  /** Loads a stored session so the next `send` continues it. */
+  resumeSession(sessionId: string): SessionRecord {
+    this.assertOpen();
+    const existing = this.sessions.get(sessionId);
+    if (existing !== undefined) return existing.record;
+    const record = this.options.store.getSession(sessionId);
+    if (record === null) throw new HearthError('session_not_found', `No session with id ${sessionId}. \`hearth sessions list\` shows the ones that exist.`);
+    const history = this.options.store.getMessages(sessionId).flatMap(toChatMessage);
+    this.sessions.set(sessionId, this.live(record, history));
+    return record;
+  }
+
+  /** The conversation of a live session as the model sees it (without the system prompt). */
+  history(sessionId: string): readonly ChatMessage[] {
+    return this.session(sessionId).history;
+  }
+
+  systemPrompt(sessionId: string): string {
+    return this.session(sessionId).systemPrompt;
+  }
+
+  isRunning(sessionId: string): boolean {
+    return this.sessions.get(sessionId)?.turn != null;
+  }
+
+  send(sessionId: string, text: string): AsyncIterable<AgentEvent> {
+    this.assertOpen();
+    const live = this.sessions.get(sessionId) ?? (this.resumeSession(sessionId), this.session(sessionId));
+    if (live.turn !== null) throw new HearthError('usage', 'A turn is already running in this session: steer it, interrupt it, or wait for it to end.');
+    if (text.trim() === '') throw new HearthError('usage', 'The message is empty.');
+
+    const controller = new AbortController();
+    const channel = new EventChannel<AgentEvent>(() => controller.abort(new Error('the surface stopped listening')));
+    const steer = new SteerQueue();
+    const { store, model } = this.options;
+    channel.push({ type: 'session', sessionId, model: model.id });
+    if (live.record.title === null) {
+      const title = text.trim().replace(/\s+/g, ' ').slice(0, TITLE_CHARS);
+      store.setTitle(sessionId, title);
+      live.record = { ...live.record, title };
+    }
+
+    const done = runTurn({
+      sessionId,
+      workspace: this.options.workspace,
+      systemPrompt: live.systemPrompt,
+      history: live.history,
+      userText: text,
+      model,
+      tools: this.options.tools,
+      approvals: this.options.approvals,
+      toolState: live.toolState,
+      signal: controller.signal,
+      steer,
+      ...(this.options.maxIterations === undefined ? {} : { maxIterations: this.options.maxIterations }),
+      ...(this.options.resultLimit === undefined ? {} : { resultLimit: this.options.resultLimit }),
+      askUser: (request, signal) => this.askClarify(sessionId, request, signal),
+      emit: (event) => channel.push(event),
+      onMessage: (message, usage) => {
+        // Written before the loop moves on: a crash loses at most the response being streamed.
+        store.appendMessage(sessionId, { ...message, ...tokenCounts(message, usage) });
+        live.history.push(message);
+      },
+      onUsage: (usage) => store.addUsage(sessionId, usage),
+    })
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          // runTurn reports its own failures as turn_end; reaching here means emitting itself failed.
+          channel.push({ type: 'turn_end', reason: 'error', final: '', error: { code: 'internal', message: errorMessage(err) } });
+        },
+      )
+      .finally(() => {
+        live.turn = null;
+        channel.end();
+      });
+    live.turn = { controller, steer, channel, done };
+    return channel;
+  }
+
+  /** Stops the running turn: the model stream, tools and their processes. False when nothing runs. */
+  interrupt(sessionId: string): boolean {
+    const turn = this.sessions.get(sessionId)?.turn;
+    if (turn == null) return false;
+    turn.controller.abort(new Error('stopped by the user'));
+    return true;
+  }
+
+  /** Adds guidance to the running turn (delivered with the next tool result). False when nothing runs. */
+  steer(sessionId: string, text: string): boolean {
+    const turn = this.sessions.get(sessionId)?.turn;
+    if (turn == null || text.trim() === '') return false;
+    turn.steer.push(text);
+    return true;
+  }
+
+  answerApproval(id: string, decision: ApprovalDecision): boolean {
+    if (!['once', 'session', 'always', 'deny'].includes(decision)) throw new HearthError('usage', `"${String(decision)}" is not an approval decision: use once, session, always or deny.`);
+    const pending = this.approvals.get(id);
+    if (pending === undefined) return false;
+    this.approvals.delete(id);
+    pending.resolve(decision);
+    this.emitTo(pending.sessionId, { type: 'approval_resolved', id, approved: decision !== 'deny', reason: decision });
+    this.emitTo(pending.sessionId, { type: 'status', state: 'running_tools' });
+    return true;
+  }
+
+  answerClarify(id: string, text: string): boolean {
+    const pending = this.clarifications.get(id);
+    if (pending === undefined) return false;
+    this.clarifications.delete(id);
+    pending.resolve(text);
+    this.emitTo(pending.sessionId, { type: 'status', state: 'running_tools' });
+    return true;
+  }
+
+  /** Interrupts every running turn and waits for them to finish persisting. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const running = [...this.sessions.values()].flatMap((s) => (s.turn === null ? [] : [s.turn]));
+    for (const turn of running) turn.controller.abort(new Error('Hearth is shutting down'));
+    await Promise.all(running.map((t) => t.done));
+    this.options.approvals.setPromptHandler(null);
+    this.sessions.clear();
+  }
+
+  private askApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    const turn = this.sessions.get(request.sessionId)?.turn;
+    if (turn == null) return Promise.reject(new Error(`no turn is running in session ${request.sessionId} to ask in`));
+    return new Promise((resolve) => {
+      this.approvals.set(request.id, { sessionId: request.sessionId, resolve });
+      turn.channel.push({ type: 'status', state: 'waiting_for_user', detail: 'approval' });
+      turn.channel.push({ type: 'approval_request', id: request.id, command: request.command, reasons: request.reasons, expiresAt: request.expiresAt });
+      // The broker stopped waiting (timeout or interrupt): withdraw the question so a late answer is ignored.
+      signal.addEventListener('abort', () => {
+        if (!this.approvals.delete(request.id)) return;
+        const reason = signal.reason instanceof Error ? signal.reason.message : 'withdrawn';
+        turn.channel.push({ type: 'approval_resolved', id: request.id, approved: false, reason });
+      });
+    });
+  }
+
+  private askClarify(sessionId: string, request: ClarifyRequest, signal: AbortSignal): Promise<string> {
+    const turn = this.sessions.get(sessionId)?.turn;
+    if (turn == null) return Promise.reject(new HearthError('usage', `no turn is running in session ${sessionId}`));
+    if (signal.aborted) return Promise.reject(abortError(signal));
+    const id = randomUUID();
+    return new Promise((resolve, reject) => {
+      this.clarifications.set(id, { sessionId, resolve });
+      turn.channel.push({ type: 'status', state: 'waiting_for_user', detail: 'clarify' });
+      turn.channel.push({ type: 'clarify_request', id, question: request.question, choices: request.choices ?? [] });
+      signal.addEventListener('abort', () => {
+        if (this.clarifications.delete(id)) reject(abortError(signal));
+      });
+    });
+  }
+
+  private emitTo(sessionId: string, event: AgentEvent): void {
+    this.sessions.get(sessionId)?.turn?.channel.push(event);
+  }
+
+  private live(record: SessionRecord, history: ChatMessage[]): LiveSession {
+    const systemPrompt = buildSystemPrompt({
+      home: this.options.home,
+      workspace: this.options.workspace,
+      modelId: this.options.model.id,
+      sessionId: record.id,
+      toolNames: this.options.tools.names(),
+      startedAt: new Date(record.startedAt),
+    });
+    return { record, systemPrompt, history, toolState: new Map(), turn: null };
+  }
+
+  private session(sessionId: string): LiveSession {
+    const live = this.sessions.get(sessionId);
+    if (live === undefined) throw new HearthError('session_not_found', `Session ${sessionId} is not open: start or resume it first.`);
+    return live;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new HearthError('usage', 'This AgentHost has been closed.');
+  }
+}
+
+function tokenCounts(message: ChatMessage, usage: Usage | undefined): { inputTokens?: number; outputTokens?: number } {
+  if (message.role !== 'assistant' || usage === undefined) return {};
+  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+}
+
+/** A stored row back into the shape the model sees; system rows are not history (the prompt is rebuilt). */
+function toChatMessage(row: StoredMessage): ChatMessage[] {
+  switch (row.role) {
+    case 'system':
+      return [];
+    case 'user':
+      return [{ role: 'user', content: row.content }];
+    case 'assistant':
+      return [
+        {
+          role: 'assistant',
+          content: row.content,
+          ...(row.toolCalls !== null && row.toolCalls.length > 0 ? { toolCalls: row.toolCalls } : {}),
+          ...(row.reasoning !== null ? { reasoning: row.reasoning } : {}),
+        },
+      ];
+    case 'tool':
+      return [{ role: 'tool', content: row.content, toolCallId: row.toolCallId ?? '', toolName: row.toolName ?? '' }];
+  }
+}

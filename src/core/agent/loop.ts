@@ -1,0 +1,195 @@
+import type { AgentEvent } from '../../shared/events.js';
+import { HearthError, errorMessage } from '../errors.js';
+import type { ChatMessage, ChatModel, ChatRequest, ToolCall, Usage } from '../llm/types.js';
+import type { ApprovalBroker } from '../safety/approvals/broker.js';
+import type { ClarifyRequest, ToolContext } from '../tools/define.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { MAX_PARALLEL_CALLS, canRunInParallel, runInOrder } from './batch.js';
+import { BUDGET_EXHAUSTED_REQUEST, DEFAULT_MAX_ITERATIONS, IterationBudget } from './budget.js';
+import { executeCall, prepareCall } from './execute-call.js';
+import { streamResponse } from './model-response.js';
+import { SteerQueue, steerNote } from './steer-queue.js';
+
+export const DEFAULT_RESULT_LIMIT = 100_000;
+
+export interface TurnOptions {
+  sessionId: string;
+  workspace: string;
+  /** Built once per session (prompt.ts) and passed unchanged to every turn. */
+  systemPrompt: string;
+  /** The conversation so far, without the system prompt. */
+  history: readonly ChatMessage[];
+  userText: string;
+  model: ChatModel;
+  tools: ToolRegistry;
+  approvals: ApprovalBroker;
+  /** Per-session tool state (terminal cwd, todo list) that outlives the turn. */
+  toolState: Map<string, unknown>;
+  /** Interrupt: reaches the model stream, running tools and their child processes. */
+  signal: AbortSignal;
+  steer?: SteerQueue;
+  maxIterations?: number;
+  /** Longest tool result passed to the model, in characters. */
+  resultLimit?: number;
+  maxConcurrency?: number;
+  askUser(request: ClarifyRequest, signal: AbortSignal): Promise<string>;
+  emit(event: AgentEvent): void;
+  /** Called for every message the moment it exists, so it can be persisted before anything else happens. */
+  onMessage(message: ChatMessage, usage?: Usage): void | Promise<void>;
+  onUsage?(usage: Usage): void;
+}
+
+export type TurnEndReason = 'stop' | 'budget' | 'aborted' | 'error';
+
+export interface TurnResult {
+  reason: TurnEndReason;
+  /** The last assistant text of the turn ('' when interrupted or failed). */
+  final: string;
+  /** Messages this turn added, in order (user message first). */
+  messages: ChatMessage[];
+  usage: { inputTokens: number; outputTokens: number };
+  error?: { code: string; message: string };
+}
+
+/**
+ * One user turn: call the model, run the tool calls it makes, feed the results back, until it answers
+ * without tools, the iteration budget runs out (then one grace call without tools), or the turn is
+ * interrupted. History stays valid at every exit: an interrupted response is dropped whole, and every
+ * tool call that was issued gets a result.
+ *
+ * Steer text goes into the next tool result. If the model finishes without calling a tool first, the
+ * steer becomes a user message and the loop continues in the same turn, so it is never lost; the same
+ * happens when the budget runs out (it joins the summary request). Only an interrupt or an error can
+ * leave steer text undelivered, and then a notice says so.
+ */
+export async function runTurn(options: TurnOptions): Promise<TurnResult> {
+  const { signal, emit } = options;
+  const steer = options.steer ?? new SteerQueue();
+  const conversation: ChatMessage[] = [...options.history];
+  const added: ChatMessage[] = [];
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  const budget = new IterationBudget(options.maxIterations ?? DEFAULT_MAX_ITERATIONS);
+  const system: ChatMessage = { role: 'system', content: options.systemPrompt };
+
+  const append = async (message: ChatMessage, messageUsage?: Usage): Promise<void> => {
+    conversation.push(message);
+    added.push(message);
+    await options.onMessage(message, messageUsage);
+  };
+  const end = (reason: TurnEndReason, final: string, error?: { code: string; message: string }): TurnResult => {
+    const undelivered = steer.take();
+    if (undelivered !== null) emit({ type: 'notice', level: 'warning', message: `This steer was not delivered because the turn ended first: ${undelivered}` });
+    emit({ type: 'status', state: 'idle' });
+    emit({ type: 'turn_end', reason, final, ...(error === undefined ? {} : { error }) });
+    return { reason, final, messages: added, usage, ...(error === undefined ? {} : { error }) };
+  };
+
+  try {
+    await append({ role: 'user', content: options.userText });
+    for (;;) {
+      if (signal.aborted) return end('aborted', '');
+      const grace = !budget.consume();
+      if (grace) {
+        const pending = steer.take();
+        if (pending !== null) emit({ type: 'steer_applied', text: pending });
+        await append({ role: 'user', content: pending === null ? BUDGET_EXHAUSTED_REQUEST : `${BUDGET_EXHAUSTED_REQUEST}${steerNote(pending)}` });
+      }
+      const request: ChatRequest = {
+        messages: [system, ...conversation],
+        tools: grace ? [] : options.tools.schemas(),
+        toolChoice: grace ? 'none' : 'auto',
+        sessionKey: options.sessionId,
+      };
+      emit({ type: 'status', state: 'thinking' });
+      const response = await streamResponse(options.model, request, signal, emit);
+      if (response.usage !== null) {
+        usage.inputTokens += response.usage.inputTokens;
+        usage.outputTokens += response.usage.outputTokens;
+        emit({
+          type: 'usage',
+          inputTokens: response.usage.inputTokens,
+          outputTokens: response.usage.outputTokens,
+          ...(response.usage.evaluatedInputTokens === undefined ? {} : { evaluatedInputTokens: response.usage.evaluatedInputTokens }),
+        });
+        options.onUsage?.(response.usage);
+      }
+      const calls = grace ? [] : response.toolCalls;
+      if (grace && response.toolCalls.length > 0) {
+        emit({ type: 'notice', level: 'warning', message: 'The model asked for tools after its step budget ran out; those calls were not run.' });
+      }
+      await append(
+        {
+          role: 'assistant',
+          content: response.text,
+          ...(calls.length > 0 ? { toolCalls: calls } : {}),
+          ...(response.reasoning !== '' ? { reasoning: response.reasoning } : {}),
+        },
+        response.usage ?? undefined,
+      );
+      if (grace) return end('budget', response.text);
+      if (calls.length === 0) {
+        const pending = steer.take();
+        if (pending === null) return end('stop', response.text);
+        emit({ type: 'steer_applied', text: pending });
+        await append({ role: 'user', content: pending });
+        continue;
+      }
+      await runToolCalls(calls, options, steer, append);
+      if (signal.aborted) return end('aborted', '');
+    }
+  } catch (err) {
+    if (signal.aborted) return end('aborted', '');
+    const code = err instanceof HearthError ? err.code : 'internal';
+    return end('error', '', { code, message: errorMessage(err) });
+  }
+}
+
+async function runToolCalls(
+  calls: ToolCall[],
+  options: TurnOptions,
+  steer: SteerQueue,
+  append: (message: ChatMessage) => Promise<void>,
+): Promise<void> {
+  const { signal, emit } = options;
+  const prepared = calls.map((call) => prepareCall(call, options.tools));
+  const parallel = canRunInParallel(prepared, { workspace: options.workspace, state: options.toolState });
+  emit({ type: 'status', state: 'running_tools', ...(parallel ? { detail: `${calls.length} calls in parallel` } : {}) });
+  const resultLimit = options.resultLimit ?? DEFAULT_RESULT_LIMIT;
+
+  await runInOrder(
+    prepared.length,
+    parallel,
+    Math.min(options.maxConcurrency ?? MAX_PARALLEL_CALLS, MAX_PARALLEL_CALLS),
+    async (index) => {
+      const call = prepared[index]!;
+      const startedAt = Date.now();
+      emit({ type: 'tool_start', callId: call.call.id, name: call.call.name, args: call.args });
+      const ctx: ToolContext = {
+        sessionId: options.sessionId,
+        workspace: options.workspace,
+        signal,
+        approvals: options.approvals,
+        askUser: (request) => options.askUser(request, signal),
+        progress: (text) => emit({ type: 'tool_progress', callId: call.call.id, text }),
+        state: options.toolState,
+      };
+      const executed = await executeCall(call, ctx, resultLimit);
+      if (executed.thrown !== undefined) emit({ type: 'notice', level: 'error', message: `Tool ${call.call.name} failed: ${executed.thrown}` });
+      emit({
+        type: 'tool_end',
+        callId: call.call.id,
+        name: call.call.name,
+        content: executed.result.content,
+        isError: executed.result.isError === true,
+        durationMs: Date.now() - startedAt,
+      });
+      return executed.result;
+    },
+    async (index, result) => {
+      const call = prepared[index]!.call;
+      const pending = signal.aborted ? null : steer.take();
+      if (pending !== null) emit({ type: 'steer_applied', text: pending });
+      await append({ role: 'tool', content: pending === null ? result.content : result.content + steerNote(pending), toolCallId: call.id, toolName: call.name });
+    },
+  );
+}

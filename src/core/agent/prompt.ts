@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The system prompt, assembled in three tiers (PARITY §6): stable (identity, tool guidance), context
+ * (one project file), volatile (when the session started, model, session, workspace). It is built
+ * once per session and sent byte-identical on every call, so providers' prompt caches and the local
+ * model's KV cache keep the whole prefix. Nothing in it may depend on the current time or turn.
+ */
+export interface PromptInputs {
+  /** HEARTH_HOME: `SOUL.md` there replaces the default identity. */
+  home: string;
+  workspace: string;
+  modelId: string;
+  sessionId: string;
+  /** Tools the session exposes: guidance is given only for tools that exist (no hallucinated tools). */
+  toolNames: readonly string[];
+  /** When the session started (not "now": a resumed session must rebuild the same prompt). */
+  startedAt: Date;
+}
+
+/** Project instruction files, first found wins (Hermes: `.hermes.md` → AGENTS.md → CLAUDE.md). */
+export const PROJECT_FILES = ['.hearth.md', 'AGENTS.md', 'CLAUDE.md'] as const;
+export const PROJECT_FILE_LIMIT = 20_000;
+
+const DEFAULT_IDENTITY =
+  'You are Hearth, a capable assistant running on the user\'s own computer. You get things done with your tools, ' +
+  'say plainly what you did and what you found, and ask when a request is ambiguous rather than guessing.';
+
+const GENERAL_GUIDANCE = [
+  'Act rather than narrate: call tools to do the work instead of describing what you would do.',
+  'Paths are relative to the workspace unless absolute.',
+  'When the task is done, answer briefly: what you did and anything the user must know.',
+];
+
+const TOOL_GUIDANCE: Readonly<Record<string, string>> = {
+  read_file: 'Read a file before editing it; page long files with offset/limit.',
+  patch: 'Prefer patch for edits to existing files; include enough context in old_string to match once.',
+  write_file: 'Use write_file for new files or complete rewrites.',
+  search_files: 'Find code and files with search_files instead of guessing paths.',
+  terminal: 'terminal runs bash; the working directory carries over. Avoid interactive programs. Risky commands wait for the user\'s approval.',
+  todo: 'For work with several steps, keep a todo list and update it as you go.',
+  clarify: 'Use clarify only when you cannot proceed sensibly without the user\'s answer.',
+};
+
+export function buildSystemPrompt(inputs: PromptInputs): string {
+  const stable = [readSoul(inputs.home) ?? DEFAULT_IDENTITY, section('How to work', guidance(inputs.toolNames))];
+  const project = loadProjectContext(inputs.workspace);
+  const context = project === null ? [] : [section(`Project instructions (${project.file})`, project.text)];
+  const volatile = section(
+    'Environment',
+    [
+      `Session started: ${inputs.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+      `Model: ${inputs.modelId}`,
+      `Session: ${inputs.sessionId}`,
+      `Workspace: ${inputs.workspace}`,
+    ].join('\n'),
+  );
+  return [...stable, ...context, volatile].join('\n\n');
+}
+
+function guidance(toolNames: readonly string[]): string {
+  const perTool = toolNames.flatMap((name) => (TOOL_GUIDANCE[name] === undefined ? [] : [TOOL_GUIDANCE[name]]));
+  return [...GENERAL_GUIDANCE, ...perTool].map((line) => `- ${line}`).join('\n');
+}
+
+function section(title: string, body: string): string {
+  return `# ${title}\n${body.trim()}`;
+}
+
+function readSoul(home: string): string | null {
+  const text = readOptional(join(home, 'SOUL.md'));
+  return text === null || text.trim() === '' ? null : text.trim();
+}
+
+/** The first project instruction file in the workspace, truncated to 20k characters (70% head, 20% tail). */
+export function loadProjectContext(workspace: string): { file: string; text: string } | null {
+  for (const file of PROJECT_FILES) {
+    const text = readOptional(join(workspace, file));
+    if (text !== null && text.trim() !== '') return { file, text: truncateHeadTail(text, PROJECT_FILE_LIMIT) };
+  }
+  return null;
+}
+
+export function truncateHeadTail(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const head = text.slice(0, Math.floor(limit * 0.7));
+  const tail = text.slice(text.length - Math.floor(limit * 0.2));
+  return `${head}\n\n[... ${text.length - head.length - tail.length} characters of this file omitted ...]\n\n${tail}`;
+}
+
+function readOptional(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    // Absent is normal (no SOUL.md, no AGENTS.md); a directory of that name is not a prompt file either.
+    if (['ENOENT', 'EISDIR', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return null;
+    throw err;
+  }
+}
