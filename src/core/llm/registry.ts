@@ -1,11 +1,11 @@
 import { HearthError } from '../errors.js';
 import type { HearthConfig, ProviderConfig } from '../config/schema.js';
 import { AnthropicModel } from './providers/anthropic.js';
-import { LocalModel } from './providers/local.js';
+import { LocalModel, defaultLocalThreads } from './providers/local.js';
 import { OpenAICompatibleModel } from './providers/openai.js';
 import { FallbackChain } from './fallback.js';
 import { parseModelSpec, type ModelSpec } from './model-spec.js';
-import type { ChatModel } from './types.js';
+import type { ChatModel, ModelEvent } from './types.js';
 
 /** Command-line or caller overrides on top of config.yaml. */
 export interface ModelOverrides {
@@ -58,7 +58,7 @@ function createLocal(spec: Extract<ModelSpec, { kind: 'local' }>, ctx: ModelCont
   const local = ctx.config.local;
   return new LocalModel({
     modelPath: spec.path,
-    threads: local.threads === 'auto' ? undefined : local.threads,
+    threads: local.threads === 'auto' ? defaultLocalThreads() : local.threads,
     gpu: local.gpu,
     contextSize: local.context_size,
     ...(ctx.onLoadProgress ? { onLoadProgress: ctx.onLoadProgress } : {}),
@@ -69,8 +69,9 @@ type RemoteFactory = (args: { id: string; endpoint: ProviderConfig; model: strin
 
 const remoteFactories: Record<ProviderConfig['type'], RemoteFactory> = {
   openai: ({ id, model, baseUrl, apiKey }) => new OpenAICompatibleModel({ id, baseUrl, model, ...(apiKey ? { apiKey } : {}) }),
-  anthropic: ({ id, model, baseUrl, apiKey }) => {
-    if (!apiKey) throw new HearthError('model_auth', `${id}: no API key. Set ANTHROPIC_API_KEY (or the provider's api_key_env) or store one with \`hearth setup\`.`);
+  anthropic: ({ id, endpoint, model, baseUrl, apiKey }) => {
+    // Fail at use, not at construction: a fallback entry without a key must not stop the chain from starting.
+    if (!apiKey) return new UnavailableModel(id, new HearthError('model_auth', `${id}: no API key. Set ${endpoint.api_key_env ?? 'the provider\'s api_key_env'} or store one with \`hearth setup\`.`));
     return new AnthropicModel({ id, baseUrl, model, apiKey });
   },
 };
@@ -90,4 +91,17 @@ function createRemote(spec: Extract<ModelSpec, { kind: 'remote' }>, ctx: ModelCo
   const apiKey = (keyEnv ? ctx.env[keyEnv] : undefined) ?? ctx.getSecret?.(`provider:${spec.provider}`) ?? undefined;
   const id = `${spec.provider}:${spec.model}`;
   return remoteFactories[configured.type]({ id, endpoint: configured, model: spec.model, baseUrl, apiKey });
+}
+
+/** A configured model that cannot work (e.g. no key); it fails with its reason when used, so fallbacks apply. */
+class UnavailableModel implements ChatModel {
+  constructor(
+    readonly id: string,
+    private readonly reason: HearthError,
+  ) {}
+
+  // eslint-disable-next-line require-yield -- it has nothing to stream: it only reports why it cannot run.
+  async *stream(): AsyncGenerator<ModelEvent> {
+    throw this.reason;
+  }
 }

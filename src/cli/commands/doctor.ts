@@ -1,0 +1,150 @@
+import { accessSync, constants, existsSync, openSync, readSync, closeSync } from 'node:fs';
+import { resolveHome } from '../../core/config/home.js';
+import { loadConfig } from '../../core/config/load.js';
+import { errorMessage, isHearthError } from '../../core/errors.js';
+import { parseModelSpec } from '../../core/llm/model-spec.js';
+import { detectGpu } from '../../core/llm/providers/local-gpu.js';
+import { getSecret } from '../../core/safety/secrets/keychain.js';
+import { openStore } from '../../core/store/open-store.js';
+import { parseCommandArgs } from '../args.js';
+import type { CliIO } from '../io.js';
+import { styler } from '../render.js';
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** What to do about it; required when !ok. */
+  fix?: string;
+}
+
+/** `hearth doctor`: each check prints ✓ or ✗ with the fix. Exit 1 when anything needs fixing. */
+export async function doctorCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parseCommandArgs('doctor', argv, { json: { type: 'boolean' } });
+  if (values.help) {
+    io.out('Usage: hearth doctor [--json]\nChecks the keychain, the database key, the configured models, the GPU and providers.\n');
+    return 0;
+  }
+  const checks = await runChecks(io.env);
+  if (values.json) io.out(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);
+  else {
+    const s = styler(io.isTTY && !io.env.NO_COLOR);
+    for (const c of checks) {
+      io.out(`${c.ok ? s.green('✓') : s.red('✗')} ${c.name}: ${c.detail}\n`);
+      if (!c.ok && c.fix) io.out(`    fix: ${c.fix}\n`);
+    }
+  }
+  return checks.every((c) => c.ok) ? 0 : 1;
+}
+
+async function runChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
+  const home = resolveHome(env);
+  const checks: Check[] = [];
+
+  const homeWritable = existsSync(home) ? canWrite(home) : true;
+  checks.push({ name: 'home', ok: homeWritable, detail: home, fix: 'make the folder writable or set HEARTH_HOME to a writable folder' });
+
+  let config;
+  try {
+    const loaded = loadConfig(home);
+    config = loaded.config;
+    checks.push({ name: 'config', ok: true, detail: loaded.warnings.length ? loaded.warnings.join('; ') : `${loaded.path} is valid` });
+  } catch (err) {
+    checks.push({ name: 'config', ok: false, detail: errorMessage(err), fix: 'edit config.yaml as the message says (see docs/configuration.md)' });
+  }
+
+  checks.push(checkKeychain(env));
+  checks.push(checkDatabase(home, env));
+
+  if (config) {
+    for (const spec of [config.model.default, ...config.model.fallbacks]) checks.push(checkModel(spec, home, config.providers, env));
+  }
+
+  try {
+    const gpu = await detectGpu();
+    checks.push({ name: 'gpu', ok: true, detail: gpu ? `${gpu} acceleration available` : 'none found; local models run on the CPU' });
+  } catch (err) {
+    checks.push({ name: 'gpu', ok: false, detail: errorMessage(err), fix: 'reinstall Hearth (npm ci) so node-llama-cpp\'s prebuilt binaries are present' });
+  }
+  return checks;
+}
+
+function checkKeychain(env: NodeJS.ProcessEnv): Check {
+  try {
+    getSecret('db-key');
+    return { name: 'keychain', ok: true, detail: 'the OS keychain answers' };
+  } catch (err) {
+    const override = Boolean(env.HEARTH_DB_KEY);
+    return {
+      name: 'keychain',
+      ok: override,
+      detail: `${errorMessage(err)}${override ? ' (HEARTH_DB_KEY is set, so the database can still be opened)' : ''}`,
+      fix: 'unlock or install a Secret Service keychain (GNOME Keyring, KWallet, KeePassXC), or set HEARTH_DB_KEY to 64 hex characters',
+    };
+  }
+}
+
+function checkDatabase(home: string, env: NodeJS.ProcessEnv): Check {
+  try {
+    const store = openStore(home, { env });
+    const count = store.listSessions({ limit: 1 }).length;
+    store.close();
+    return { name: 'database', ok: true, detail: `encrypted store opens${count ? '' : ' (no sessions yet)'}${env.HEARTH_DB_KEY ? ' with HEARTH_DB_KEY' : ' with the keychain key'}` };
+  } catch (err) {
+    const fix = isHearthError(err, 'db_wrong_key')
+      ? 'set HEARTH_DB_KEY to the key the database was created with, or restore the keychain entry'
+      : 'see the message above';
+    return { name: 'database', ok: false, detail: errorMessage(err), fix };
+  }
+}
+
+function checkModel(spec: string, home: string, providers: Record<string, { base_url: string; api_key_env?: string | undefined }>, env: NodeJS.ProcessEnv): Check {
+  const name = `model ${spec}`;
+  try {
+    const parsed = parseModelSpec(spec, { home });
+    if (parsed.kind === 'local') {
+      if (!existsSync(parsed.path)) {
+        return { name, ok: false, detail: `${parsed.path} does not exist`, fix: 'download a GGUF model (e.g. Hermes 3) into that path, run `hearth setup`, or pass --model' };
+      }
+      return isGguf(parsed.path)
+        ? { name, ok: true, detail: `${parsed.path} is a GGUF file` }
+        : { name, ok: false, detail: `${parsed.path} is not a GGUF file`, fix: 'point model.default at a .gguf file' };
+    }
+    const provider = providers[parsed.provider];
+    if (!provider) return { name, ok: false, detail: `unknown provider "${parsed.provider}"`, fix: `add providers.${parsed.provider} to config.yaml` };
+    const keyEnv = provider.api_key_env;
+    if (!keyEnv) return { name, ok: true, detail: `${provider.base_url} (no key needed)` };
+    if (env[keyEnv]) return { name, ok: true, detail: `${provider.base_url}, key from $${keyEnv}` };
+    let stored: string | null = null;
+    try {
+      stored = getSecret(`provider:${parsed.provider}`);
+    } catch (err) {
+      return { name, ok: false, detail: `no $${keyEnv} and the keychain is unavailable (${errorMessage(err)})`, fix: `export ${keyEnv}=…` };
+    }
+    return stored
+      ? { name, ok: true, detail: `${provider.base_url}, key from the OS keychain` }
+      : { name, ok: false, detail: `no API key: $${keyEnv} is not set and none is in the keychain`, fix: `export ${keyEnv}=… or run \`hearth setup\`` };
+  } catch (err) {
+    return { name, ok: false, detail: errorMessage(err), fix: 'fix model.default / model.fallbacks in config.yaml' };
+  }
+}
+
+function canWrite(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch (_err) {
+    return false;
+  }
+}
+
+function isGguf(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    readSync(fd, head, 0, 4, 0);
+    return head.toString('ascii') === 'GGUF';
+  } finally {
+    closeSync(fd);
+  }
+}

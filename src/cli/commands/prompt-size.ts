@@ -1,0 +1,29 @@
+import { measurePromptOverhead } from '../../core/agent/prompt-overhead.js';
+import { resolveHome } from '../../core/config/home.js';
+import { loadConfig } from '../../core/config/load.js';
+import { parseCommandArgs } from '../args.js';
+import type { CliIO } from '../io.js';
+
+/** `hearth prompt-size`: the fixed prompt overhead (system prompt + tool schemas) per toolset. */
+export async function promptSizeCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parseCommandArgs('prompt-size', argv, { json: { type: 'boolean' } });
+  if (values.help) {
+    io.out('Usage: hearth prompt-size [--json]\nThe fixed prompt overhead of every model call (system prompt + tool schemas), per toolset.\n');
+    return 0;
+  }
+  const home = resolveHome(io.env);
+  const { config } = loadConfig(home);
+  const measured = measurePromptOverhead({ home, workspace: io.cwd, modelId: config.model.default });
+  const toolsets = Object.fromEntries(Object.entries(measured.toolsets).map(([name, m]) => [name, { chars: m.chars, tokens: m.tokens }]));
+  if (values.json) {
+    io.out(`${JSON.stringify({ default: config.agent.toolset, tokenizer: measured.tokenizer, toolsets })}\n`);
+    return 0;
+  }
+  io.out(`Fixed prompt overhead per call (tokens counted with ${measured.tokenizer}):\n`);
+  for (const [name, m] of Object.entries(measured.toolsets)) {
+    const marker = name === config.agent.toolset ? ' (default)' : '';
+    io.out(`  ${name.padEnd(10)} ${String(m.tokens).padStart(6)} tokens  ${String(m.chars).padStart(7)} chars  ` +
+      `(${m.tools} tools; system prompt ${m.systemPromptChars} chars, tool schemas ${m.toolSchemaChars} chars)${marker}\n`);
+  }
+  return 0;
+}

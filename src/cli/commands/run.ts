@@ -1,0 +1,85 @@
+import { HearthError } from '../../core/errors.js';
+import type { AgentEvent } from '../../shared/events.js';
+import { modelFlags, parseCommandArgs, readModelFlags } from '../args.js';
+import { openCliEngine } from '../engine.js';
+import { PendingQuestions } from '../interaction.js';
+import type { CliIO } from '../io.js';
+import { LineReader } from '../line-reader.js';
+import { TerminalRenderer } from '../render.js';
+import { onInterrupt } from '../signals.js';
+
+export const runHelp = `Usage: hearth run "<prompt>" [--json] [model flags]
+Runs one turn and prints the final answer on stdout (tool activity goes to stderr).
+  --json   print {"session_id", "final", "messages", "usage"} instead
+Approvals: with a terminal you are asked; without one, flagged commands are denied (use --yolo to allow them).`;
+
+export async function runCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('run', argv, { ...modelFlags, json: { type: 'boolean' } });
+  if (values.help) {
+    io.out(`${runHelp}\n`);
+    return 0;
+  }
+  const prompt = positionals.join(' ').trim();
+  if (!prompt) throw new HearthError('usage', 'hearth run needs a prompt, e.g. hearth run "summarise README.md"');
+  const json = values.json === true;
+
+  const engine = await openCliEngine(io, readModelFlags(values));
+  const renderer = new TerminalRenderer({ write: () => undefined }, { write: io.err }, { color: false, streamAnswer: false, showReasoning: false });
+  const interactive = io.stdin.isTTY === true;
+  const reader = interactive ? new LineReader(io.stdin, io.err) : undefined;
+  const questions = new PendingQuestions(engine.host, io.err);
+  try {
+    const sessionId = engine.host.startSession({ source: 'cli' });
+    const stopWatching = onInterrupt(() => engine.host.interrupt(sessionId));
+    let end: Extract<AgentEvent, { type: 'turn_end' }> | undefined;
+    try {
+      for await (const event of engine.host.send(sessionId, prompt)) {
+        renderer.render(event);
+        if (event.type === 'turn_end') end = event;
+        else if (event.type === 'approval_request' || event.type === 'clarify_request') {
+          if (reader) {
+            questions.observe(event);
+            void answerFromTerminal(reader, questions);
+          } else answerNonInteractively(event, engine.host, io);
+        }
+      }
+    } finally {
+      stopWatching();
+    }
+    if (!end) throw new HearthError('usage', 'the turn ended without a result (this is a bug: please report it)');
+
+    if (json) {
+      const session = engine.store.getSession(sessionId);
+      io.out(`${JSON.stringify({
+        session_id: sessionId,
+        final: end.final,
+        messages: engine.store.getMessages(sessionId),
+        usage: { input_tokens: session?.inputTokens ?? 0, output_tokens: session?.outputTokens ?? 0 },
+        ...(end.reason === 'stop' ? {} : { stopped: end.reason }),
+        ...(end.error ? { error: end.error } : {}),
+      })}\n`);
+    } else if (end.final) {
+      io.out(end.final.endsWith('\n') ? end.final : `${end.final}\n`);
+    }
+    if (end.reason === 'error') return 1;
+    if (end.reason === 'aborted') return 130;
+    return 0;
+  } finally {
+    reader?.dispose();
+    await engine.close();
+  }
+}
+
+async function answerFromTerminal(reader: LineReader, questions: PendingQuestions): Promise<void> {
+  while (questions.hasOpen) questions.answer(await reader.ask(''));
+}
+
+/** Nobody can answer: approvals fail closed, clarify questions get an explicit "no answer". */
+function answerNonInteractively(event: Extract<AgentEvent, { type: 'approval_request' | 'clarify_request' }>, host: { answerApproval(id: string, d: 'deny'): void; answerClarify(id: string, text: string): void }, io: CliIO): void {
+  if (event.type === 'approval_request') {
+    io.err(`denied (no terminal to ask; rerun with --yolo or use \`hearth chat\`): ${event.command}\n`);
+    host.answerApproval(event.id, 'deny');
+  } else {
+    host.answerClarify(event.id, 'The user is not available to answer (non-interactive run). Proceed with your best judgement and state your assumptions.');
+  }
+}

@@ -1,0 +1,21 @@
+/** The process edges a command uses, passed in so commands run the same under tests and in a terminal. */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** stdout is a terminal (colour, streaming) */
+  isTTY: boolean;
+}
+
+export function processIO(): CliIO {
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    stdin: process.stdin,
+    isTTY: process.stdout.isTTY === true,
+  };
+}

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { HearthError, errorMessage, isHearthError } from '../core/errors.js';
+import { chatCommand } from './commands/chat.js';
+import { doctorCommand } from './commands/doctor.js';
+import { promptSizeCommand } from './commands/prompt-size.js';
+import { runCommand } from './commands/run.js';
+import { sessionsCommand } from './commands/sessions.js';
+import { setupCommand } from './commands/setup.js';
+import { processIO, type CliIO } from './io.js';
+
+const usage = `hearth — a local-first AI agent that gets better the more it is used
+
+Usage:
+  hearth [chat]                      interactive chat (Ctrl+C interrupts a turn; twice exits)
+  hearth run "<prompt>" [--json]     one shot: prints the final answer
+  hearth sessions list|show <id>|search "<query>" [--json]
+  hearth prompt-size [--json]        fixed prompt overhead per toolset
+  hearth doctor                      check keychain, database key, models, GPU, providers
+  hearth setup                       first-run wizard
+
+Model flags (chat, run):
+  --model <file.gguf | provider:model>   e.g. models/hermes.gguf, openai:gpt-4o-mini, anthropic:claude-sonnet-4-5
+  --provider openai|anthropic|local      force the wire protocol
+  --base-url <url>                       OpenAI-compatible or Anthropic endpoint (Ollama, vLLM, LM Studio, …)
+  --api-key-env <VAR>                    environment variable holding the API key
+  --yolo                                 skip approval prompts (hardline commands stay blocked)
+
+Environment: HEARTH_HOME (default ~/.hearth), HEARTH_DB_KEY, OPENAI_BASE_URL, OPENAI_API_KEY, ANTHROPIC_API_KEY.
+`;
+
+type Command = (argv: string[], io: CliIO) => Promise<number>;
+
+const commands: Record<string, Command> = {
+  chat: chatCommand,
+  run: runCommand,
+  sessions: sessionsCommand,
+  'prompt-size': promptSizeCommand,
+  doctor: doctorCommand,
+  setup: setupCommand,
+};
+
+/** Entry point: returns the exit code. Every failure is printed as one actionable line, never a stack trace. */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h' || first === 'help') {
+    io.out(usage);
+    return 0;
+  }
+  if (first === '--version' || first === '-v') {
+    io.out(`${version()}\n`);
+    return 0;
+  }
+  // `hearth --model x` and `hearth` alone mean chat.
+  const command = first === undefined || first.startsWith('-') ? commands.chat : commands[first];
+  const args = first === undefined || first.startsWith('-') ? argv : rest;
+  if (!command) {
+    io.err(`hearth: unknown command "${first}".\n\n${usage}`);
+    return 2;
+  }
+  try {
+    return await command(args, io);
+  } catch (err) {
+    io.err(formatError(err));
+    return isHearthError(err, 'usage') ? 2 : 1;
+  }
+}
+
+export function formatError(err: unknown): string {
+  if (err instanceof HearthError) return `hearth: ${err.message} [${err.code}]\n`;
+  // Not one of ours: keep the stack, it is a bug to report.
+  return `hearth: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : errorMessage(err)}\n`;
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}

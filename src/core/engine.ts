@@ -1,0 +1,117 @@
+import { AgentHost } from './agent/host.js';
+import { ensureHome, resolveHome } from './config/home.js';
+import { loadConfig, saveConfig } from './config/load.js';
+import type { HearthConfig } from './config/schema.js';
+import { errorMessage } from './errors.js';
+import { LocalBackend } from './exec/local.js';
+import { createModelChain, type ModelOverrides } from './llm/registry.js';
+import type { ChatModel } from './llm/types.js';
+import { ApprovalPolicyBroker } from './safety/approvals/policy.js';
+import { getSecret } from './safety/secrets/keychain.js';
+import { openStore } from './store/open-store.js';
+import type { SqliteSessionStore } from './store/session-store.js';
+import { createToolset, type ToolRegistry } from './tools/registry.js';
+
+export interface EngineOptions {
+  env: NodeJS.ProcessEnv;
+  /** Where relative paths resolve and commands start (the CLI's cwd). */
+  workspace: string;
+  overrides?: ModelOverrides;
+  /** Approvals off for this process (hardline commands stay blocked). */
+  yolo?: boolean;
+  /** Problems that do not stop start-up: unknown config keys, a keychain that cannot be read for API keys. */
+  onWarning?: (message: string) => void;
+  onLoadProgress?: (progress: number) => void;
+}
+
+export interface Engine {
+  home: string;
+  config: HearthConfig;
+  store: SqliteSessionStore;
+  model: ChatModel;
+  tools: ToolRegistry;
+  host: AgentHost;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the engine every surface runs on, from HEARTH_HOME: config → model (with fallbacks) →
+ * encrypted store → tools → approval policy → AgentHost. One place, so the CLI, the desktop app and
+ * the web server cannot drift apart in how they wire it.
+ */
+export async function openEngine(options: EngineOptions): Promise<Engine> {
+  const warn = options.onWarning ?? (() => undefined);
+  const home = resolveHome(options.env);
+  ensureHome(home);
+  const loaded = loadConfig(home);
+  loaded.warnings.forEach(warn);
+  const config = loaded.config;
+
+  let keychainWarned = false;
+  const model = createModelChain({
+    home,
+    config,
+    env: options.env,
+    ...(options.overrides ? { overrides: options.overrides } : {}),
+    ...(options.onLoadProgress ? { onLoadProgress: options.onLoadProgress } : {}),
+    getSecret: (account) => {
+      try {
+        return getSecret(account);
+      } catch (err) {
+        // An API key may also come from the environment; say once that the keychain was not consulted.
+        if (!keychainWarned) warn(`API keys in the OS keychain could not be read: ${errorMessage(err)}`);
+        keychainWarned = true;
+        return null;
+      }
+    },
+  });
+
+  let store: SqliteSessionStore;
+  try {
+    store = openStore(home, { env: options.env });
+  } catch (err) {
+    await model.dispose?.();
+    throw err;
+  }
+
+  const tools = createToolset(config.agent.toolset, {
+    backend: new LocalBackend(),
+    terminal: { outputLimit: config.terminal.output_limit_chars, defaultTimeoutSeconds: config.terminal.timeout_s },
+  });
+  const approvals = new ApprovalPolicyBroker({
+    mode: options.yolo ? 'off' : config.approvals.mode,
+    timeoutMs: config.approvals.timeout_s * 1000,
+    allowlist: config.approvals.allowlist,
+    saveAllowlist: (allowlist) => {
+      // Re-read so an edit made while Hearth ran is not overwritten.
+      const current = loadConfig(home).config;
+      saveConfig(home, { ...current, approvals: { ...current.approvals, allowlist } });
+    },
+    onDecision: (record) => {
+      if (record.persistError) warn(`An "always" approval could not be saved to config.yaml: ${record.persistError}`);
+    },
+  });
+  const host = new AgentHost({
+    store,
+    model,
+    tools,
+    approvals,
+    home,
+    workspace: options.workspace,
+    maxIterations: config.agent.max_iterations,
+  });
+
+  return {
+    home,
+    config,
+    store,
+    model,
+    tools,
+    host,
+    async close() {
+      await host.close();
+      await model.dispose?.();
+      store.close();
+    },
+  };
+}
