@@ -123,6 +123,22 @@ describe('hearth run', () => {
     expect(existsSync(join(cwd, 'victim'))).toBe(false);
   });
 
+  // Catches a tool call written as text (<tool_call> or bare JSON) being printed instead of executed.
+  it('executes tool calls a server left in the text, in both the tagged and the bare JSON form', async () => {
+    const server = await startScriptedOpenAIServer([
+      { text: 'Sure.\n<tool_call>\n{"name": "write_file", "arguments": {"path": "tagged.txt", "content": "T"}}\n</tool_call>' },
+      { text: '{"name": "write_file", "arguments": {"path": "bare.txt", "content": "B"}}' },
+      { text: 'Both files written.' },
+    ]);
+    servers.push(server);
+    const cwd = workspace();
+    const result = await runHearth(['run', 'write two files', '--model', 'openai:s', '--base-url', server.url], { env: freshHomeEnv(), cwd });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Both files written.\n');
+    expect(readFileSync(join(cwd, 'tagged.txt'), 'utf8')).toBe('T');
+    expect(readFileSync(join(cwd, 'bare.txt'), 'utf8')).toBe('B');
+  });
+
   // Catches unknown flags being ignored (a typo must not silently run with defaults).
   it('rejects an unknown flag with a usage error', async () => {
     const result = await runHearth(['run', 'x', '--modle', 'y'], { env: freshHomeEnv() });
