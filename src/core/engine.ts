@@ -67,17 +67,17 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   });
 
   let store: SqliteSessionStore;
+  let tools: ToolRegistry;
   try {
+    tools = createToolset(config.agent.toolset, {
+      backend: new LocalBackend(),
+      terminal: { outputLimit: config.terminal.output_limit_chars, defaultTimeoutSeconds: config.terminal.timeout_s },
+    });
     store = openStore(home, { env: options.env });
   } catch (err) {
     await model.dispose?.();
     throw err;
   }
-
-  const tools = createToolset(config.agent.toolset, {
-    backend: new LocalBackend(),
-    terminal: { outputLimit: config.terminal.output_limit_chars, defaultTimeoutSeconds: config.terminal.timeout_s },
-  });
   const approvals = new ApprovalPolicyBroker({
     mode: options.yolo ? 'off' : config.approvals.mode,
     timeoutMs: config.approvals.timeout_s * 1000,

@@ -80,9 +80,10 @@ function createRemote(spec: Extract<ModelSpec, { kind: 'remote' }>, ctx: ModelCo
   const configured = ctx.config.providers[spec.provider];
   if (!configured) {
     const known = Object.keys(ctx.config.providers).join(', ');
-    throw new HearthError('model_not_configured', `Unknown provider "${spec.provider}". Known providers: ${known}. Add it under providers: in config.yaml, or pass --base-url.`);
+    throw new HearthError('model_not_configured', `Unknown provider "${spec.provider}". Known providers: ${known}. Add it under providers: in config.yaml, or pass --base-url with --provider openai|anthropic.`);
   }
-  const envBaseUrl = spec.provider === 'openai' ? ctx.env.OPENAI_BASE_URL : undefined;
+  // An exported-but-empty OPENAI_BASE_URL means unset, as shells and .env files often leave it.
+  const envBaseUrl = spec.provider === 'openai' ? ctx.env.OPENAI_BASE_URL || undefined : undefined;
   const baseUrl = (overrides.baseUrl ?? envBaseUrl ?? configured.base_url).replace(/\/+$/, '');
   const keyEnv = overrides.apiKeyEnv ?? configured.api_key_env;
   if (overrides.apiKeyEnv && ctx.env[overrides.apiKeyEnv] === undefined) {

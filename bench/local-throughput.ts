@@ -1,0 +1,135 @@
+/**
+ * Decode throughput of the local model path vs raw node-llama-cpp, same model, same threads.
+ *
+ *   node --import tsx bench/local-throughput.ts
+ *
+ * (a) a `LlamaChatSession` in this process; (b) `LocalModel` (model host child process, Hermes
+ * prompt, IPC per token). Prints tokens/s of each and the ratio b/a (target ≥ 0.95). The lead adds
+ * "(c) through the agent loop" with `measureModelEvents`.
+ * Env: BENCH_THREADS (default: defaultLocalThreads()), BENCH_MAX_TOKENS (200), BENCH_REPS (3).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getLlama, LlamaChatSession, LlamaLogLevel } from 'node-llama-cpp';
+import { defaultLocalThreads, LocalModel } from '../src/core/llm/providers/local.js';
+import type { ModelEvent } from '../src/core/llm/types.js';
+import { writeGguf } from '../test/fixtures/gguf/index.js';
+
+export const BENCH_MODEL_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../models/bench100m.gguf');
+export const BENCH_SYSTEM = 'You are a helpful assistant.';
+export const BENCH_PROMPT = 'Write a long story about a lighthouse keeper and the sea.';
+
+export interface Throughput {
+  tokens: number;
+  seconds: number;
+  tokensPerSecond: number;
+}
+
+/** The ~98M-parameter model, generated once and cached in models/ (git-ignored). */
+export function ensureBenchModel(path = BENCH_MODEL_PATH): string {
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    const t0 = performance.now();
+    const written = writeGguf(path, { preset: 'bench100m' });
+    console.log(`generated ${path}: ${(written.parameterCount / 1e6).toFixed(1)}M params, ${(written.bytes / 2 ** 20).toFixed(0)} MiB in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  return path;
+}
+
+/**
+ * Decode rate of a ModelEvent stream: tokens after the first one, over the time from the first
+ * text delta to `done` (prompt evaluation is excluded on both sides of the comparison).
+ */
+export async function measureModelEvents(run: () => AsyncIterable<ModelEvent>): Promise<Throughput> {
+  let first: number | undefined;
+  let end = 0;
+  let tokens = 0;
+  for await (const event of run()) {
+    if (event.type === 'text' && first === undefined) first = performance.now();
+    if (event.type === 'usage') tokens = event.usage.outputTokens;
+    if (event.type === 'done') end = performance.now();
+  }
+  const seconds = first === undefined ? 0 : (end - first) / 1000;
+  return { tokens, seconds, tokensPerSecond: seconds > 0 ? (tokens - 1) / seconds : 0 };
+}
+
+async function measureRawSession(modelPath: string, threads: number, maxTokens: number, reps: number): Promise<Throughput[]> {
+  const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error, maxThreads: threads });
+  const model = await llama.loadModel({ modelPath });
+  const context = await model.createContext({ contextSize: 2048, threads });
+  const results: Throughput[] = [];
+  try {
+    for (let i = 0; i <= reps; i++) {
+      const sequence = context.getSequence();
+      const session = new LlamaChatSession({ contextSequence: sequence, systemPrompt: BENCH_SYSTEM });
+      let first: number | undefined;
+      let tokens = 0;
+      await session.prompt(BENCH_PROMPT, {
+        maxTokens,
+        temperature: 0,
+        onToken: (chunk) => {
+          first ??= performance.now();
+          tokens += chunk.length;
+        },
+      });
+      const seconds = first === undefined ? 0 : (performance.now() - first) / 1000;
+      if (i > 0) results.push({ tokens, seconds, tokensPerSecond: seconds > 0 ? (tokens - 1) / seconds : 0 });
+      session.dispose();
+      sequence.dispose();
+    }
+  } finally {
+    await context.dispose();
+    await model.dispose();
+    await llama.dispose();
+  }
+  return results;
+}
+
+async function measureLocalModel(modelPath: string, threads: number, maxTokens: number, reps: number): Promise<Throughput[]> {
+  const local = new LocalModel({ modelPath, threads, gpu: false, contextSize: 2048, maxSessions: 1 });
+  const results: Throughput[] = [];
+  try {
+    for (let i = 0; i <= reps; i++) {
+      const result = await measureModelEvents(() =>
+        local.stream(
+          {
+            messages: [{ role: 'system', content: BENCH_SYSTEM }, { role: 'user', content: BENCH_PROMPT }],
+            tools: [],
+            // A fresh session each repetition, like the raw side: the prompt is evaluated every time.
+            sessionKey: `bench-${i}`,
+            maxTokens,
+            temperature: 0,
+          },
+          new AbortController().signal,
+        ),
+      );
+      if (i > 0) results.push(result);
+    }
+  } finally {
+    await local.dispose();
+  }
+  return results;
+}
+
+function summarize(label: string, runs: Throughput[]): number {
+  const rates = runs.map((r) => r.tokensPerSecond);
+  const mean = rates.reduce((a, b) => a + b, 0) / Math.max(1, rates.length);
+  console.log(`${label.padEnd(34)} ${mean.toFixed(1).padStart(7)} tok/s   runs: ${runs.map((r) => `${r.tokens} tok/${r.seconds.toFixed(2)}s`).join(', ')}`);
+  return mean;
+}
+
+async function main(): Promise<void> {
+  const threads = Number(process.env.BENCH_THREADS ?? defaultLocalThreads());
+  const maxTokens = Number(process.env.BENCH_MAX_TOKENS ?? 200);
+  const reps = Number(process.env.BENCH_REPS ?? 3);
+  const modelPath = ensureBenchModel();
+  console.log(`local decode throughput — ${modelPath}, threads=${threads}, maxTokens=${maxTokens}, ${reps} runs after 1 warm-up each`);
+  const raw = summarize('(a) raw LlamaChatSession', await measureRawSession(modelPath, threads, maxTokens, reps));
+  const host = summarize('(b) LocalModel via model host', await measureLocalModel(modelPath, threads, maxTokens, reps));
+  console.log(`ratio b/a: ${(host / raw).toFixed(3)} (target ≥ 0.95)`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main();
+}

@@ -1,0 +1,155 @@
+/**
+ * The engine's handle on one model host process: starts it (`child_process.fork`), validates what
+ * it sends, routes events to the request they belong to, and turns the process dying into an
+ * error on whatever was waiting for it.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { hostEventSchema, type HostEvent, type HostRequest } from '../../../shared/model-host-protocol.js';
+
+export interface HostExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Last lines the host wrote to stderr (llama.cpp prints its GGML_ASSERT there before aborting). */
+  stderrTail: string;
+}
+
+const STDERR_TAIL_CHARS = 2000;
+
+/** `src/model-host/main.ts` run through tsx when Hearth runs from source, `dist/model-host/main.js` when built. */
+function hostEntry(): { path: string; execArgv: string[] } {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const path = fileURLToPath(new URL(`../../../model-host/main.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  if (!fromSource) return { path, execArgv: [] };
+  // Resolve tsx from this file, not from whatever directory the user happens to run Hearth in.
+  const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return { path, execArgv: ['--import', tsxLoader] };
+}
+
+export function describeExit(exit: HostExit): string {
+  const how = exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
+  const tail = exit.stderrTail.trim().split('\n').slice(-3).join(' | ');
+  return tail === '' ? how : `${how}; it said: ${tail}`;
+}
+
+/**
+ * A started host process, whatever started it. `forkHostChild` is the CLI's; the desktop shell
+ * supplies one built on Electron's `utilityProcess` (same postMessage/on('message') shape).
+ */
+export interface HostChild {
+  readonly pid: number | undefined;
+  postMessage(message: unknown): void;
+  onMessage(listener: (message: unknown) => void): void;
+  /** Called once, however the process ended (exit, signal, failure to spawn). */
+  onExit(listener: (exit: HostExit) => void): void;
+  kill(): void;
+}
+
+export type HostSpawner = () => HostChild;
+
+/** The model host as a `child_process.fork` child, its stderr tail kept for crash reports. */
+export const forkHostChild: HostSpawner = () => {
+  const entry = hostEntry();
+  const child: ChildProcess = fork(entry.path, [], { execArgv: entry.execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
+  let stderrTail = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+  });
+  const exitListeners: ((exit: HostExit) => void)[] = [];
+  let exited = false;
+  const fireExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+    if (exited) return;
+    exited = true;
+    for (const listener of exitListeners) listener({ code, signal, stderrTail });
+  };
+  // 'close', not 'exit': it waits for stderr to drain, so llama.cpp's last words (GGML_ASSERT …) are in the tail.
+  child.on('close', fireExit);
+  // A failure to spawn arrives as 'error', possibly with no 'exit' after it.
+  child.on('error', (err) => {
+    stderrTail += `\n${err.message}`;
+    fireExit(null, null);
+  });
+  return {
+    pid: child.pid,
+    postMessage: (message) => {
+      if (!exited && child.connected) child.send(message as object);
+    },
+    onMessage: (listener) => child.on('message', listener),
+    onExit: (listener) => exitListeners.push(listener),
+    kill: () => child.kill('SIGKILL'),
+  };
+};
+
+export class ModelHostProcess {
+  private readonly listeners = new Set<(event: HostEvent) => void>();
+  private readonly exitListeners = new Set<(exit: HostExit) => void>();
+  private exitInfo: HostExit | undefined;
+
+  private constructor(private readonly child: HostChild) {
+    child.onMessage((raw) => this.dispatch(raw));
+    child.onExit((exit) => {
+      this.exitInfo = exit;
+      for (const listener of [...this.exitListeners]) listener(exit);
+    });
+  }
+
+  static start(spawn: HostSpawner = forkHostChild): ModelHostProcess {
+    return new ModelHostProcess(spawn());
+  }
+
+  private dispatch(raw: unknown): void {
+    const parsed = hostEventSchema.safeParse(raw);
+    if (!parsed.success) {
+      // A host that speaks a different protocol is a bug, not a user error: make it loud in the stream it was for.
+      const requestId = typeof raw === 'object' && raw !== null && 'requestId' in raw && typeof raw.requestId === 'string' ? raw.requestId : undefined;
+      const message = `The model host sent an invalid message: ${parsed.error.message}`;
+      for (const l of [...this.listeners]) l({ type: 'error', ...(requestId ? { requestId } : {}), code: 'invalid_message', message });
+      return;
+    }
+    for (const listener of [...this.listeners]) listener(parsed.data);
+  }
+
+  get alive(): boolean {
+    return this.exitInfo === undefined;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  send(request: HostRequest): void {
+    if (this.alive) this.child.postMessage(request);
+  }
+
+  /** Send a message that is not checked against the protocol (tests use this to prove the host survives junk). */
+  sendRaw(message: unknown): void {
+    if (this.alive) this.child.postMessage(message);
+  }
+
+  subscribe(listener: (event: HostEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Called once when the process exits; immediately if it already has. */
+  onExit(listener: (exit: HostExit) => void): () => void {
+    if (this.exitInfo) {
+      listener(this.exitInfo);
+      return () => undefined;
+    }
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
+  }
+
+  /** Ask the host to shut down; kill it if it has not gone within `graceMs`. */
+  async stop(graceMs = 3000): Promise<void> {
+    if (!this.alive) return;
+    const exited = new Promise<void>((resolve) => this.onExit(() => resolve()));
+    this.send({ type: 'shutdown' });
+    const timer = setTimeout(() => this.child.kill(), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+}

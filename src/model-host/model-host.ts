@@ -1,0 +1,242 @@
+/**
+ * The model host: owns the one `Llama` instance, the loaded model, its context and the per-session
+ * sequences, and answers protocol messages. Every incoming message is validated; a bad one gets an
+ * `error` reply and the host carries on.
+ */
+import { getLlama, InsufficientMemoryError, type GbnfJsonSchema, LlamaLogLevel, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel, type Token } from 'node-llama-cpp';
+import { hostRequestSchema, type GenerateRequest, type HostEvent, type LoadedInfo, type LoadRequest, type MessageTransport } from '../shared/model-host-protocol.js';
+import { generateResponse } from './generate-response.js';
+import { renderHermesPrompt, TOOL_CALL_OPEN } from './hermes-prompt.js';
+import { SessionPool, SessionPoolExhaustedError } from './session-pool.js';
+import { boundNumberRules, toolCallGrammarSchema } from './tool-call-schema.js';
+
+const DEFAULT_MAX_SESSIONS = 4;
+
+interface Loaded {
+  modelPath: string;
+  model: LlamaModel;
+  context: LlamaContext;
+  pool: SessionPool;
+  info: LoadedInfo;
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export class ModelHost {
+  private llama: Llama | undefined;
+  private gpuFallbackReason: string | undefined;
+  private loaded: Loaded | undefined;
+  /** Serializes loads so a second `load` never races the first. */
+  private loadChain: Promise<void> = Promise.resolve();
+  private readonly running = new Map<string, AbortController>();
+  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
+  private recentLogs: string[] = [];
+
+  constructor(private readonly transport: MessageTransport<HostEvent, unknown>) {}
+
+  private send(event: HostEvent): void {
+    this.transport.postMessage(event);
+  }
+
+  /** Entry point for every message from the engine. Never throws. */
+  handle(raw: unknown): void {
+    const parsed = hostRequestSchema.safeParse(raw);
+    if (!parsed.success) {
+      const requestId = typeof raw === 'object' && raw !== null && 'requestId' in raw && typeof raw.requestId === 'string' ? raw.requestId : undefined;
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`).join('; ');
+      this.send({ type: 'error', ...(requestId ? { requestId } : {}), code: 'invalid_message', message: `Invalid model host message: ${issues}` });
+      return;
+    }
+    const msg = parsed.data;
+    switch (msg.type) {
+      case 'load':
+        this.loadChain = this.loadChain.then(() => this.load(msg));
+        return;
+      case 'generate':
+        void this.generate(msg);
+        return;
+      case 'abort':
+        this.running.get(msg.requestId)?.abort();
+        return;
+      case 'release_session':
+        void this.loaded?.pool.forget(msg.sessionKey).catch((err: unknown) => {
+          this.send({ type: 'error', code: 'generation_failed', message: `Could not release session ${msg.sessionKey}: ${describe(err)}` });
+        });
+        return;
+      case 'shutdown':
+        void this.shutdown();
+        return;
+    }
+  }
+
+  private async getLlamaOnce(gpu: LoadRequest['gpu'], threads: number): Promise<Llama> {
+    if (this.llama) return this.llama;
+    const base = {
+      build: 'never',
+      logLevel: LlamaLogLevel.warn,
+      maxThreads: threads,
+      // llama.cpp explains load failures only in its log: keep the last lines for the load_error message.
+      logger: (level: LlamaLogLevel, message: string) => {
+        if (level !== LlamaLogLevel.error && level !== LlamaLogLevel.warn) return;
+        this.recentLogs = [...this.recentLogs, message.trim()].slice(-4);
+        process.stderr.write(`[llama.cpp ${level}] ${message.trimEnd()}\n`);
+      },
+    } as const;
+    if (gpu === 'auto') {
+      try {
+        this.llama = await getLlama({ ...base, gpu: 'auto' });
+        if (this.llama.gpu === false) this.gpuFallbackReason = 'no supported GPU (CUDA, Vulkan or Metal) was found';
+        return this.llama;
+      } catch (err) {
+        // A GPU backend that fails to initialise must not stop the model from running on CPU.
+        this.gpuFallbackReason = `GPU backend failed to start: ${describe(err)}`;
+      }
+    }
+    this.llama = await getLlama({ ...base, gpu: false });
+    return this.llama;
+  }
+
+  private async load(req: LoadRequest): Promise<void> {
+    this.recentLogs = [];
+    try {
+      if (this.loaded?.modelPath === req.modelPath) {
+        this.send({ type: 'loaded', info: this.loaded.info });
+        return;
+      }
+      await this.unload();
+      const llama = await this.getLlamaOnce(req.gpu, req.threads);
+      const onLoadProgress = (progress: number): void => this.send({ type: 'load_progress', progress: Math.min(1, Math.max(0, progress)) });
+      let model: LlamaModel;
+      try {
+        model = await llama.loadModel({ modelPath: req.modelPath, gpuLayers: 'auto', onLoadProgress });
+      } catch (err) {
+        if (!(err instanceof InsufficientMemoryError) || llama.gpu === false) throw err;
+        this.gpuFallbackReason = `not enough GPU memory (${describe(err)}); running on CPU`;
+        model = await llama.loadModel({ modelPath: req.modelPath, gpuLayers: 0, onLoadProgress });
+      }
+      const maxSessions = req.maxSessions ?? DEFAULT_MAX_SESSIONS;
+      const contextSize = Math.min(req.contextSize, model.trainContextSize);
+      const context = await model.createContext({ contextSize, sequences: maxSessions, threads: req.threads });
+      const gpu = model.gpuLayers > 0 ? llama.gpu : false;
+      const info: LoadedInfo = {
+        gpu,
+        ...(gpu === false && this.gpuFallbackReason && req.gpu === 'auto' ? { gpuFallbackReason: this.gpuFallbackReason } : {}),
+        threads: req.threads,
+        contextSize: context.contextSize,
+        trainContextSize: model.trainContextSize,
+        maxSessions,
+        params: model.fileInsights.totalParameters,
+      };
+      this.loaded = { modelPath: req.modelPath, model, context, pool: new SessionPool(context), info };
+      this.send({ type: 'loaded', info });
+    } catch (err) {
+      // llama.cpp's log lines reach JS on a later tick than the rejection: let them arrive.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const log = this.recentLogs.length > 0 ? ` (llama.cpp: ${this.recentLogs.join(' | ')})` : '';
+      this.send({ type: 'load_error', message: `Could not load ${req.modelPath}: ${describe(err)}${log}` });
+    }
+  }
+
+  private async unload(): Promise<void> {
+    const loaded = this.loaded;
+    this.loaded = undefined;
+    this.grammars.clear();
+    if (!loaded) return;
+    for (const controller of this.running.values()) controller.abort();
+    await loaded.context.dispose();
+    await loaded.model.dispose();
+  }
+
+  private grammarFor(llama: Llama, tools: GenerateRequest['tools']): Promise<LlamaGrammar> {
+    const key = JSON.stringify(tools.map((t) => [t.name, t.parameters]));
+    let grammar = this.grammars.get(key);
+    if (!grammar) {
+      grammar = (async () => {
+        // The schema is built at run time from the tools, so its precise literal type is unknowable here.
+        const json = await llama.createGrammarForJsonSchema(toolCallGrammarSchema(tools) as Readonly<GbnfJsonSchema> & { type: 'object' });
+        return llama.createGrammar({ grammar: boundNumberRules(json.grammar) });
+      })();
+      // A tool schema the grammar generator rejects must not stay cached as a failure forever.
+      grammar.catch(() => this.grammars.delete(key));
+      this.grammars.set(key, grammar);
+    }
+    return grammar;
+  }
+
+  private tokenizePrompt(model: LlamaModel, req: GenerateRequest): Token[] {
+    const forceCall = req.toolChoice === 'required';
+    const pieces = renderHermesPrompt(req.messages, req.tools, forceCall ? { assistantPrefix: `${TOOL_CALL_OPEN}\n` } : {});
+    const tokens: Token[] = [];
+    if (model.tokens.shouldPrependBosToken && model.tokens.bos !== null) tokens.push(model.tokens.bos);
+    for (const piece of pieces) tokens.push(...model.tokenize(piece.text, piece.special));
+    return tokens;
+  }
+
+  private async generate(req: GenerateRequest): Promise<void> {
+    const { requestId } = req;
+    const fail = (code: 'not_loaded' | 'busy' | 'generation_failed' | 'invalid_message', message: string): void =>
+      this.send({ type: 'error', requestId, code, message });
+    const loaded = this.loaded;
+    if (!loaded || !this.llama) return fail('not_loaded', 'No model is loaded: send `load` first.');
+    if (req.toolChoice === 'required' && req.tools.length === 0) return fail('invalid_message', "toolChoice 'required' needs at least one tool.");
+    if (this.running.has(requestId)) return fail('invalid_message', `Request ${requestId} is already running.`);
+
+    const controller = new AbortController();
+    this.running.set(requestId, controller);
+    let sequence;
+    try {
+      sequence = await loaded.pool.acquire(req.sessionKey);
+    } catch (err) {
+      this.running.delete(requestId);
+      return fail(err instanceof SessionPoolExhaustedError ? 'busy' : 'generation_failed', describe(err));
+    }
+    try {
+      const promptTokens = this.tokenizePrompt(loaded.model, req);
+      if (promptTokens.length >= sequence.contextSize) {
+        return fail('generation_failed', `The prompt is ${promptTokens.length} tokens but the context holds ${sequence.contextSize}: compress the history or load with a larger contextSize.`);
+      }
+      const grammar = req.tools.length > 0 && req.toolChoice !== 'none' ? await this.grammarFor(this.llama, req.tools) : undefined;
+      const result = await generateResponse(
+        {
+          model: loaded.model,
+          sequence,
+          promptTokens,
+          toolChoice: req.toolChoice,
+          toolCallGrammar: grammar,
+          maxTokens: Math.min(req.maxTokens, sequence.contextSize - promptTokens.length),
+          temperature: req.temperature,
+          seed: req.seed,
+          signal: controller.signal,
+        },
+        {
+          text: (delta) => this.send({ type: 'text', requestId, delta }),
+          toolCall: (call) => this.send({ type: 'tool_call', requestId, call }),
+        },
+      );
+      this.send({
+        type: 'usage',
+        requestId,
+        usage: { inputTokens: promptTokens.length, evaluatedInputTokens: result.evaluatedInputTokens, outputTokens: result.outputTokens },
+      });
+      this.send({ type: 'done', requestId, finishReason: result.finishReason });
+    } catch (err) {
+      // The sequence may hold a half-evaluated state now: drop it rather than reuse it wrongly.
+      await sequence.clearHistory().catch((clearErr: unknown) => fail('generation_failed', `Also failed to reset the session: ${describe(clearErr)}`));
+      fail('generation_failed', `Generation failed: ${describe(err)}`);
+    } finally {
+      this.running.delete(requestId);
+      loaded.pool.release(sequence);
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    try {
+      await this.unload();
+      await this.llama?.dispose();
+    } finally {
+      process.exit(0);
+    }
+  }
+}
