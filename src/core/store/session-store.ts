@@ -1,0 +1,239 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { HearthError, errorMessage } from '../errors.js';
+import type { Usage } from '../llm/types.js';
+import type { Db } from './database.js';
+import { MessageSearch } from './message-search.js';
+import type { NewMessage, NewSession, SearchHit, SessionRecord, SessionStore, StoredMessage } from './types.js';
+
+interface SessionRow {
+  id: string;
+  source: SessionRecord['source'];
+  model: string;
+  title: string | null;
+  parent_session_id: string | null;
+  started_at: number;
+  updated_at: number;
+  ended_at: number | null;
+  input_tokens: number;
+  output_tokens: number;
+  message_count: number;
+}
+
+interface MessageRow {
+  id: number;
+  session_id: string;
+  role: StoredMessage['role'];
+  content: string;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+  reasoning: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  created_at: number;
+}
+
+/** Stored JSON is parsed through a schema like any other input (STYLE.md: types from schemas). */
+const StoredToolCalls = z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
+
+const SESSION_COLUMNS = 'id, source, model, title, parent_session_id, started_at, updated_at, ended_at, input_tokens, output_tokens, message_count';
+const MESSAGE_COLUMNS = 'id, session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at';
+
+/**
+ * Sessions and messages in the encrypted database. Every method runs in its own transaction that has
+ * committed when it returns (WAL + synchronous=FULL), so a killed process loses nothing already appended.
+ *
+ * Token totals on a session come from `addUsage` (one call per model response); the per-message
+ * `inputTokens`/`outputTokens` are recorded on the message only, so nothing is counted twice.
+ */
+export class SqliteSessionStore implements SessionStore {
+  private readonly searcher: MessageSearch;
+  private readonly statements;
+
+  constructor(
+    private readonly db: Db,
+    options: { rankWindow?: number } = {},
+  ) {
+    this.searcher = new MessageSearch(db, options.rankWindow);
+    this.statements = {
+      insertSession: db.prepare(`INSERT INTO sessions (id, source, model, title, parent_session_id, started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      getSession: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
+      listSessions: db.prepare<[number, number], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`),
+      insertMessage: db.prepare<unknown[], MessageRow>(
+        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${MESSAGE_COLUMNS}`,
+      ),
+      countMessages: db.prepare(`UPDATE sessions SET message_count = message_count + ?, updated_at = ? WHERE id = ?`),
+      getMessages: db.prepare<[string], MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE session_id = ? ORDER BY id`),
+      addUsage: db.prepare(`UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`),
+      setTitle: db.prepare(`UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?`),
+      endSession: db.prepare(`UPDATE sessions SET ended_at = coalesce(ended_at, ?), updated_at = ? WHERE id = ?`),
+    };
+  }
+
+  createSession(input: NewSession): SessionRecord {
+    const now = Date.now();
+    if (input.parentSessionId !== undefined && !this.getSession(input.parentSessionId)) {
+      throw new HearthError('session_not_found', `Parent session ${input.parentSessionId} does not exist.`);
+    }
+    const id = input.id ?? newSessionId(new Date(now));
+    try {
+      this.statements.insertSession.run(id, input.source, input.model, input.title ?? null, input.parentSessionId ?? null, now, now);
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        throw new HearthError('usage', `A session with id ${id} already exists.`, { cause: err });
+      }
+      throw storeError('create a session', err);
+    }
+    return this.requireSession(id);
+  }
+
+  getSession(id: string): SessionRecord | null {
+    const row = this.statements.getSession.get(id);
+    return row ? toSession(row) : null;
+  }
+
+  listSessions(options: { limit?: number; offset?: number } = {}): SessionRecord[] {
+    return this.statements.listSessions.all(options.limit ?? 50, options.offset ?? 0).map(toSession);
+  }
+
+  appendMessage(sessionId: string, message: NewMessage): StoredMessage {
+    const [stored] = this.appendMessages(sessionId, [message]);
+    if (!stored) throw new HearthError('db_io', `Appending to session ${sessionId} returned no row.`);
+    return stored;
+  }
+
+  /**
+   * Append several messages in one transaction (importers, bulk loads): all or nothing. Faster than a
+   * loop of `appendMessage`, which commits (and fsyncs) each message on its own.
+   */
+  appendMessages(sessionId: string, messages: readonly NewMessage[]): StoredMessage[] {
+    const now = Date.now();
+    const insertAll = this.db.transaction(() => {
+      // The session check and the inserts commit together or not at all.
+      if (this.statements.countMessages.run(messages.length, now, sessionId).changes === 0) {
+        throw new HearthError('session_not_found', `Cannot append to session ${sessionId}: no such session.`);
+      }
+      return messages.map((message) => this.statements.insertMessage.get(...messageValues(sessionId, message, now)));
+    });
+    let rows: (MessageRow | undefined)[];
+    try {
+      rows = insertAll.immediate();
+    } catch (err) {
+      if (err instanceof HearthError) throw err;
+      throw storeError(`append to session ${sessionId}`, err);
+    }
+    return rows.map((row) => {
+      if (!row) throw new HearthError('db_io', `Appending to session ${sessionId} returned no row.`);
+      return toMessage(row);
+    });
+  }
+
+  getMessages(sessionId: string): StoredMessage[] {
+    return this.statements.getMessages.all(sessionId).map(toMessage);
+  }
+
+  addUsage(sessionId: string, usage: Usage): void {
+    this.updateSession(sessionId, this.statements.addUsage.run(usage.inputTokens, usage.outputTokens, Date.now(), sessionId).changes);
+  }
+
+  setTitle(sessionId: string, title: string): void {
+    this.updateSession(sessionId, this.statements.setTitle.run(title, Date.now(), sessionId).changes);
+  }
+
+  endSession(sessionId: string): void {
+    const now = Date.now();
+    this.updateSession(sessionId, this.statements.endSession.run(now, now, sessionId).changes);
+  }
+
+  search(query: string, options: { limit?: number } = {}): SearchHit[] {
+    return this.searcher.search(query, options.limit ?? 20);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private requireSession(id: string): SessionRecord {
+    const session = this.getSession(id);
+    if (!session) throw new HearthError('session_not_found', `No session ${id}.`);
+    return session;
+  }
+
+  private updateSession(sessionId: string, changes: number): void {
+    if (changes === 0) throw new HearthError('session_not_found', `No session ${sessionId}.`);
+  }
+}
+
+function messageValues(sessionId: string, message: NewMessage, now: number): unknown[] {
+  return [
+    sessionId,
+    message.role,
+    message.content,
+    message.role === 'assistant' && message.toolCalls?.length ? JSON.stringify(message.toolCalls) : null,
+    message.role === 'tool' ? message.toolCallId : null,
+    message.role === 'tool' ? message.toolName : null,
+    message.role === 'assistant' ? (message.reasoning ?? null) : null,
+    message.inputTokens ?? null,
+    message.outputTokens ?? null,
+    now,
+  ];
+}
+
+/** `20250131-142501-9f3a1c`: sorts by start time, readable in a terminal, random enough not to collide. */
+export function newSessionId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+function toSession(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    source: row.source,
+    model: row.model,
+    title: row.title,
+    parentSessionId: row.parent_session_id,
+    startedAt: row.started_at,
+    updatedAt: row.updated_at,
+    endedAt: row.ended_at,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    messageCount: row.message_count,
+  };
+}
+
+function toMessage(row: MessageRow): StoredMessage {
+  let toolCalls: StoredMessage['toolCalls'] = null;
+  if (row.tool_calls !== null) {
+    const parsed = StoredToolCalls.safeParse(parseJson(row.tool_calls));
+    if (!parsed.success) throw new HearthError('db_io', `Message ${row.id} has unreadable tool_calls: ${parsed.error.message}`);
+    toolCalls = parsed.data;
+  }
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    role: row.role,
+    content: row.content,
+    toolCalls,
+    toolCallId: row.tool_call_id,
+    toolName: row.tool_name,
+    reasoning: row.reasoning,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    createdAt: row.created_at,
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    // Reported by the schema check in the caller, which names the message.
+    return { invalidJson: errorMessage(err) };
+  }
+}
+
+function storeError(action: string, err: unknown): HearthError {
+  return new HearthError('db_io', `Cannot ${action}: ${errorMessage(err)}`, { cause: err });
+}
