@@ -1,0 +1,26 @@
+/**
+ * `npm run bench`: every benchmark, one after another, each printing its own numbers and ratios.
+ * Nothing is asserted (STYLE.md: benchmarks are not tests).
+ *
+ *   npm run bench                          # all, store at 100k and 1M messages (the 1M build takes minutes)
+ *   BENCH_STORE_SIZES=100000 npm run bench # a quicker store run
+ */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runPromptOverheadBench } from './prompt-overhead.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+function runScript(title: string, file: string, args: string[] = []): void {
+  console.log(`\n## ${title}`);
+  const result = spawnSync(process.execPath, ['--import', tsx, join(here, file), ...args], { stdio: 'inherit' });
+  if (result.status !== 0) console.log(`(${file} exited with ${result.status ?? result.signal}; see its output above)`);
+}
+
+runPromptOverheadBench();
+runScript('Loop overhead: decode tokens/s, raw node-llama-cpp vs model host vs agent loop', 'local-throughput.ts');
+runScript('KV reuse: prompt tokens evaluated per turn over a 10-turn session', 'kv-reuse.ts');
+runScript('Store: insert throughput and session search latency', 'store.ts', ['--sizes', process.env.BENCH_STORE_SIZES ?? '100000,1000000']);
