@@ -39,9 +39,11 @@ log "build";     npx tsc -p tsconfig.build.json
 
 # 4. Tests, inside a private keychain session that ends with this script.
 log "tests"
-export HEARTH_TEST_ARTIFACTS="${HEARTH_TEST_ARTIFACTS:-$PWD/test-artifacts}"
-mkdir -p "$HEARTH_TEST_ARTIFACTS"
-dbus-run-session -- bash -c '
+# A throwaway keyring folder: a developer's own login keyring (with its own password) is never touched,
+# and a fresh one is created with the test password.
+keyring_home=$(mktemp -d)
+trap 'rm -rf "$keyring_home"' EXIT
+XDG_DATA_HOME="$keyring_home" dbus-run-session -- bash -c '
   set -euo pipefail
   # The keyring daemon lives on this private bus and exits with it when dbus-run-session ends.
   eval "export $(printf "hearth-test\n" | gnome-keyring-daemon --unlock --components=secrets)"
