@@ -21,16 +21,24 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentHost } from '../src/core/agent/host.js';
-import { LocalBackend } from '../src/core/exec/local.js';
 import type { ChatModel } from '../src/core/llm/types.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
 import { openDatabase } from '../src/core/store/database.js';
 import { migrateStore } from '../src/core/store/migrations.js';
 import { SqliteSessionStore } from '../src/core/store/session-store.js';
-import { createToolset } from '../src/core/tools/registry.js';
+import { ToolRegistry } from '../src/core/tools/registry.js';
+import { buildSystemPrompt } from '../src/core/agent/prompt.js';
 
 export const BENCH_MODEL_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../models/bench100m.gguf');
-export const BENCH_SYSTEM = 'You are a helpful assistant.';
+/** The system prompt the agent builds (no tools), so every row decodes after a prompt of the same size. */
+export const BENCH_SYSTEM = buildSystemPrompt({
+  home: tmpdir(),
+  workspace: tmpdir(),
+  modelId: 'local:bench100m.gguf',
+  sessionId: '00000000-000000-000000',
+  toolNames: [],
+  startedAt: new Date(0),
+});
 export const BENCH_PROMPT = 'Write a long story about a lighthouse keeper and the sea.';
 
 export interface Throughput {
@@ -126,9 +134,12 @@ async function measureLocalModel(modelPath: string, threads: number, maxTokens: 
 }
 
 /**
- * (c) Through the agent: AgentHost → runTurn → LocalModel, with the default toolset's schemas in the
- * prompt and every message persisted to a real encrypted store. The only bench-specific piece caps
- * the answer at `maxTokens` so both sides decode the same number of tokens at most.
+ * (c) Through the agent: AgentHost → runTurn → LocalModel, every message persisted to a real
+ * encrypted store, events through the host's channel. No tools are registered: with this test
+ * model's one-character-per-token vocabulary the default toolset's schemas alone are ~6.6k tokens,
+ * and decoding after a longer prompt is slower for reasons that are not loop overhead. (a) and (b)
+ * get the agent's own system prompt, so all three decode after a prompt of the same length. The only
+ * bench-specific piece caps the answer at `maxTokens`, as (a) and (b) are capped.
  */
 async function measureAgentLoop(modelPath: string, threads: number, maxTokens: number, reps: number): Promise<Throughput[]> {
   const local = new LocalModel({ modelPath, threads, gpu: false, contextSize: 4096, maxSessions: 1 });
@@ -140,7 +151,7 @@ async function measureAgentLoop(modelPath: string, threads: number, maxTokens: n
   const host = new AgentHost({
     store,
     model: capped,
-    tools: createToolset('default', { backend: new LocalBackend() }),
+    tools: new ToolRegistry([]),
     approvals: new ApprovalPolicyBroker(),
     home,
     workspace: home,
