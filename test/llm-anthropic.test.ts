@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HearthError } from '../src/core/errors.js';
 import { AnthropicModel, type AnthropicOptions } from '../src/core/llm/providers/anthropic.js';
-import type { ChatRequest, ModelEvent, ToolSchema } from '../src/core/llm/types.js';
+import type { ChatRequest, ToolSchema } from '../src/core/llm/types.js';
 import { startScriptedAnthropicServer } from './fixtures/scripted-anthropic-server.js';
 import { collectEvents, type ScriptedServer } from './fixtures/scripted-turns.js';
+import { calls, failure, texts } from './fixtures/model-events.js';
 
 const TOOLS: ToolSchema[] = [
   { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
@@ -29,17 +29,7 @@ function model(url: string, extra: Partial<AnthropicOptions> = {}): AnthropicMod
 }
 
 const run = (m: AnthropicModel, req: ChatRequest) => collectEvents(m.stream(req, new AbortController().signal));
-const texts = (events: ModelEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.delta] : []));
-const calls = (events: ModelEvent[]) => events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
 
-async function failure(promise: Promise<unknown>): Promise<HearthError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof HearthError)) throw new Error(`expected a HearthError, got ${String(err)}`);
-  return err;
-}
 
 describe('Anthropic provider', () => {
   it('streams thinking and text separately with usage, sending key, version, system and max_tokens (catches wire-shape drift)', async () => {

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HearthError } from '../src/core/errors.js';
 import { FallbackChain } from '../src/core/llm/fallback.js';
 import { AnthropicModel } from '../src/core/llm/providers/anthropic.js';
 import { OpenAICompatibleModel } from '../src/core/llm/providers/openai.js';
@@ -7,6 +6,7 @@ import type { ChatModel, ChatRequest, ModelEvent } from '../src/core/llm/types.j
 import { startScriptedAnthropicServer } from './fixtures/scripted-anthropic-server.js';
 import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
 import { collectEvents, type Script, type ScriptedServer } from './fixtures/scripted-turns.js';
+import { failure } from './fixtures/model-events.js';
 
 const servers: ScriptedServer[] = [];
 afterEach(async () => {
@@ -29,14 +29,6 @@ const REQUEST: ChatRequest = { messages: [{ role: 'user', content: 'hello' }], t
 const run = (m: ChatModel, signal = new AbortController().signal) => collectEvents(m.stream(REQUEST, signal));
 const text = (events: ModelEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.delta] : [])).join('');
 
-async function failure(promise: Promise<unknown>): Promise<HearthError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof HearthError)) throw new Error(`expected a HearthError, got ${String(err)}`);
-  return err;
-}
 
 describe('FallbackChain', () => {
   it('moves on after a model keeps answering 500, says so, and the next one answers (catches a dead primary ending the turn)', async () => {

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HearthError } from '../src/core/errors.js';
 import { OpenAICompatibleModel, type OpenAICompatibleOptions } from '../src/core/llm/providers/openai.js';
 import type { ChatRequest, ModelEvent, ToolSchema } from '../src/core/llm/types.js';
 import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
 import { collectEvents, type ScriptedServer } from './fixtures/scripted-turns.js';
+import { calls, failure, texts } from './fixtures/model-events.js';
 
 const TOOLS: ToolSchema[] = [
   { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
@@ -32,18 +32,8 @@ function ask(text: string, tools: ToolSchema[] = []): ChatRequest {
 }
 
 const run = (m: OpenAICompatibleModel, req: ChatRequest) => collectEvents(m.stream(req, new AbortController().signal));
-const texts = (events: ModelEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.delta] : []));
 const reasoning = (events: ModelEvent[]) => events.flatMap((e) => (e.type === 'reasoning' ? [e.delta] : [])).join('');
-const calls = (events: ModelEvent[]) => events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
 
-async function failure(promise: Promise<unknown>): Promise<HearthError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof HearthError)) throw new Error(`expected a HearthError, got ${String(err)}`);
-  return err;
-}
 
 describe('OpenAI-compatible provider', () => {
   it('streams text in several deltas, then usage and done (catches buffering the whole answer or losing pieces)', async () => {
