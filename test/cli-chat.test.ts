@@ -63,6 +63,28 @@ describe('durability', () => {
   });
 });
 
+describe('interrupt', () => {
+  // Catches Ctrl+C killing the process without ending the turn cleanly (or not reaching the model stream).
+  it('SIGINT during a streaming answer interrupts the turn: exit 130, and the user message is kept', async () => {
+    const server = await startScriptedOpenAIServer([{ text: 'a long answer that stalls', hangMs: 60_000 }]);
+    servers.push(server);
+    const env = freshHomeEnv();
+    const child = spawnHearth(['run', 'tell me a story', '--model', 'openai:s', '--base-url', server.url], { env });
+    const exited = collect(child, undefined, 30_000);
+    const deadline = Date.now() + 20_000;
+    while (server.requests.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300)); // let the first chunk arrive
+    child.kill('SIGINT');
+    const result = await exited;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain('(interrupted)');
+    const listed = JSON.parse((await runHearth(['sessions', 'list', '--json'], { env })).stdout) as { id: string }[];
+    const shown = JSON.parse((await runHearth(['sessions', 'show', listed[0]!.id, '--json'], { env })).stdout) as ShownSession;
+    // The interrupted response is dropped whole: no half answer in history.
+    expect(shown.messages.map((m) => m.role)).toEqual(['user']);
+  });
+});
+
 describe('hearth prompt-size', () => {
   // Catches a JSON shape that drifts from {"default", "toolsets": {name: {chars, tokens}}}, or counts that ignore the schemas.
   it('reports chars and tokens per toolset', async () => {
