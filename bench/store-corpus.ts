@@ -5,17 +5,6 @@
  */
 import type { NewMessage } from '../src/core/store/types.js';
 
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const COMMON = `the a to of and in is it that for you this with on be are can was have not as do what at if or but from
 by we so will an my your how all there would about which when one they more some like just use need file code run
 make get see time also then new way now first error test data server build change check value set work please could

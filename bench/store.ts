@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/core/store/database.js';
 import { migrateStore } from '../src/core/store/migrations.js';
 import { SqliteSessionStore } from '../src/core/store/session-store.js';
-import { CorpusGenerator, mulberry32 } from './store-corpus.js';
+import { seededRandom } from '../test/fixtures/seeded-random.js';
+import { CorpusGenerator } from './store-corpus.js';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, queries: { type: 'string', default: '300' } } });
 const sizes = values.sizes.split(',').map(Number).sort((a, b) => a - b);
@@ -27,7 +28,7 @@ const path = join(dir, 'state.db');
 const db = openDatabase({ path, key: randomBytes(32) });
 migrateStore(db);
 const store = new SqliteSessionStore(db);
-const random = mulberry32(42);
+const random = seededRandom(42);
 const corpus = new CorpusGenerator(random);
 
 let inserted = 0;
@@ -87,7 +88,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 function measureSearch(): void {
-  const queries = makeQueries(mulberry32(7));
+  const queries = makeQueries(seededRandom(7));
   for (const { query } of queries.slice(0, 20)) store.search(query); // warm the page cache
   const all: number[] = [];
   const byKind = new Map<QueryKind, number[]>();

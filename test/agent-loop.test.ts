@@ -12,6 +12,7 @@ import { defineTool } from '../src/core/tools/define.js';
 import { ToolRegistry, anyTool, builtinTools, type AnyTool } from '../src/core/tools/registry.js';
 import type { AgentEvent } from '../src/shared/events.js';
 import { ScriptedModel, type Script } from './fixtures/scripted-model.js';
+import { processIsGone } from './fixtures/tool-harness.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-loop-test-')));
 const backend = new LocalBackend({ killGraceMs: 300 });
@@ -92,16 +93,6 @@ class Barrier {
     this.arrived += 1;
     if (this.arrived === this.parties) this.release();
     return Promise.race([this.open, new Promise<void>((_, reject) => setTimeout(() => reject(new Error('barrier timed out: calls ran one at a time')), 3000))]);
-  }
-}
-
-function processIsGone(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
-    throw err;
   }
 }
 

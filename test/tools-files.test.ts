@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
-import type { ToolContext, ToolDefinition, ToolResult } from '../src/core/tools/define.js';
+import type { ToolDefinition, ToolResult } from '../src/core/tools/define.js';
 import { patchTool } from '../src/core/tools/patch.js';
 import { readFileTool } from '../src/core/tools/read-file.js';
 import { unifiedDiff } from '../src/core/tools/unified-diff.js';
 import { writeFileTool } from '../src/core/tools/write-file.js';
+import { runTool, toolContext } from './fixtures/tool-harness.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-files-test-')));
 let workspace = root;
@@ -19,24 +19,7 @@ beforeEach(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function context(): ToolContext {
-  return {
-    sessionId: 's1',
-    workspace,
-    signal: new AbortController().signal,
-    approvals: new ApprovalPolicyBroker(),
-    askUser: () => Promise.reject(new Error('no user in this test')),
-    progress: () => undefined,
-    state: new Map(),
-  };
-}
-
-/** Runs a tool the way the loop does: validate with its schema, then run. */
-async function call<I>(tool: ToolDefinition<I>, args: unknown): Promise<ToolResult> {
-  const input = tool.input.parse(args);
-  const raw = await tool.run(input, context());
-  return typeof raw === 'string' ? { content: raw } : raw;
-}
+const call = <I>(tool: ToolDefinition<I>, args: unknown): Promise<ToolResult> => runTool(tool, args, toolContext({ workspace }));
 
 describe('read_file', () => {
   it('shows numbered lines and pages with offset/limit, saying how to continue', async () => {

@@ -2,9 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
-import type { ToolContext } from '../src/core/tools/define.js';
 import { createSearchFilesTool } from '../src/core/tools/search-files.js';
+import { runTool, toolContext } from './fixtures/tool-harness.js';
 
 const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-search-test-')));
 beforeAll(() => {
@@ -19,28 +18,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
-function context(): ToolContext {
-  return {
-    sessionId: 's1',
-    workspace,
-    signal: new AbortController().signal,
-    approvals: new ApprovalPolicyBroker(),
-    askUser: () => Promise.reject(new Error('no user in this test')),
-    progress: () => undefined,
-    state: new Map(),
-  };
-}
-
 // The same expectations run against ripgrep and against the Node fallback: the two must agree.
 describe.each([
   ['ripgrep', 'auto' as const],
   ['node fallback', 'never' as const],
 ])('search_files (%s)', (_label, ripgrep) => {
   const tool = createSearchFilesTool({ ripgrep });
-  const search = async (args: Record<string, unknown>) => {
-    const raw = await tool.run(tool.input.parse(args), context());
-    return typeof raw === 'string' ? { content: raw, isError: false } : raw;
-  };
+  const search = (args: Record<string, unknown>) => runTool(tool, args, toolContext({ workspace }));
 
   it('finds content as path:line:text, sorted, skipping hidden dirs and node_modules', async () => {
     const result = await search({ pattern: 'function helper' });

@@ -7,6 +7,7 @@ import type { ApprovalDecision } from '../src/core/safety/approvals/broker.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
 import type { ToolContext, ToolResult } from '../src/core/tools/define.js';
 import { createTerminalTool } from '../src/core/tools/terminal.js';
+import { runTool, toolContext } from './fixtures/tool-harness.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-terminal-test-')));
 const backend = new LocalBackend();
@@ -21,23 +22,10 @@ function freshWorkspace(name: string): string {
   return dir;
 }
 
-function context(workspace: string, approvals = new ApprovalPolicyBroker(), state = new Map<string, unknown>()): ToolContext {
-  return {
-    sessionId: 's1',
-    workspace,
-    signal: new AbortController().signal,
-    approvals,
-    askUser: () => Promise.reject(new Error('no user in this test')),
-    progress: () => undefined,
-    state,
-  };
-}
-
 const terminal = createTerminalTool({ backend });
-async function run(ctx: ToolContext, args: Record<string, unknown>, tool = terminal): Promise<ToolResult> {
-  const raw = await tool.run(tool.input.parse(args), ctx);
-  return typeof raw === 'string' ? { content: raw } : raw;
-}
+const run = (ctx: ToolContext, args: Record<string, unknown>, tool = terminal): Promise<ToolResult> => runTool(tool, args, ctx);
+const context = (workspace: string, approvals = new ApprovalPolicyBroker(), state = new Map<string, unknown>()): ToolContext =>
+  toolContext({ workspace, approvals, state });
 
 function brokerThatAnswers(decision: ApprovalDecision): ApprovalPolicyBroker {
   const broker = new ApprovalPolicyBroker();

@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
 import { clarifyTool } from '../src/core/tools/clarify.js';
-import type { ClarifyRequest, ToolContext, ToolDefinition, ToolResult } from '../src/core/tools/define.js';
+import type { ClarifyRequest, ToolContext } from '../src/core/tools/define.js';
 import { todoTool } from '../src/core/tools/todo.js';
+import { runTool, toolContext } from './fixtures/tool-harness.js';
 
-function context(state: Map<string, unknown>, askUser: (r: ClarifyRequest) => Promise<string> = () => Promise.reject(new Error('unused'))): ToolContext {
-  return { sessionId: 's1', workspace: '/tmp', signal: new AbortController().signal, approvals: new ApprovalPolicyBroker(), askUser, progress: () => undefined, state };
-}
-
-async function call<I>(tool: ToolDefinition<I>, args: unknown, ctx: ToolContext): Promise<ToolResult> {
-  const raw = await tool.run(tool.input.parse(args), ctx);
-  return typeof raw === 'string' ? { content: raw } : raw;
-}
+const context = (state: Map<string, unknown>, askUser?: (r: ClarifyRequest) => Promise<string>): ToolContext =>
+  toolContext({ workspace: '/tmp', state, ...(askUser ? { askUser } : {}) });
+const call = runTool;
 
 describe('todo', () => {
   it('replaces, merges by id, and reads back the per-session list', async () => {
