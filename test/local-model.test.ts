@@ -200,6 +200,19 @@ describe('LocalModel with a generated GGUF', () => {
     expect(next.finish).toBeDefined();
   });
 
+  it('a prompt longer than the context is a typed overflow error, and the model keeps serving', async () => {
+    // Catches: an overflow reported as a generic bad response (compression must be able to tell it apart).
+    const huge: ChatMessage = { role: 'user', content: 'x'.repeat((model.info()?.contextSize ?? 4096) + 500) };
+    const err = await collect(model, { messages: [system, huge], tools: [], maxTokens: 4, temperature: 0 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isHearthError(err, 'model_context_overflow'), String(err)).toBe(true);
+    expect((err as Error).message).toMatch(/local\.context_size/);
+    const after = await collect(model, { messages: [system, { role: 'user', content: 'Still there?' }], tools: [], maxTokens: 4, temperature: 0 });
+    expect(after.finish).toBeDefined();
+  });
+
   it('picks a thread count that never oversubscribes', () => {
     // Catches: the 4-threads-on-2-cores default that collapses decode speed ~80x.
     expect(defaultLocalThreads(2)).toBe(1);

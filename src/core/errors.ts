@@ -19,6 +19,8 @@ export type HearthErrorCode =
   | 'model_timeout'
   | 'model_bad_response'
   | 'model_load_failed'
+  /** The conversation no longer fits the model's context window. */
+  | 'model_context_overflow'
   | 'model_host_crashed'
   | 'model_not_configured'
   | 'all_models_failed'

@@ -4,7 +4,7 @@
  * `error` reply and the host carries on.
  */
 import { getLlama, InsufficientMemoryError, type GbnfJsonSchema, LlamaLogLevel, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel, type Token } from 'node-llama-cpp';
-import { hostRequestSchema, type GenerateRequest, type HostEvent, type LoadedInfo, type LoadRequest, type MessageTransport } from '../shared/model-host-protocol.js';
+import { hostRequestSchema, type GenerateRequest, type HostErrorCode, type HostEvent, type LoadedInfo, type LoadRequest, type MessageTransport } from '../shared/model-host-protocol.js';
 import { generateResponse } from './generate-response.js';
 import { renderHermesPrompt, TOOL_CALL_OPEN } from './hermes-prompt.js';
 import { SessionPool, SessionPoolExhaustedError } from './session-pool.js';
@@ -176,7 +176,7 @@ export class ModelHost {
 
   private async generate(req: GenerateRequest): Promise<void> {
     const { requestId } = req;
-    const fail = (code: 'not_loaded' | 'busy' | 'generation_failed' | 'invalid_message', message: string): void =>
+    const fail = (code: HostErrorCode, message: string): void =>
       this.send({ type: 'error', requestId, code, message });
     const loaded = this.loaded;
     if (!loaded || !this.llama) return fail('not_loaded', 'No model is loaded: send `load` first.');
@@ -195,7 +195,7 @@ export class ModelHost {
     try {
       const promptTokens = this.tokenizePrompt(loaded.model, req);
       if (promptTokens.length >= sequence.contextSize) {
-        return fail('generation_failed', `The prompt is ${promptTokens.length} tokens but the context holds ${sequence.contextSize}: compress the history or load with a larger contextSize.`);
+        return fail('context_overflow', `The prompt is ${promptTokens.length} tokens but the context holds ${sequence.contextSize}.`);
       }
       const grammar = req.tools.length > 0 && req.toolChoice !== 'none' ? await this.grammarFor(this.llama, req.tools) : undefined;
       const result = await generateResponse(

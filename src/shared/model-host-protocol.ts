@@ -85,6 +85,8 @@ export const loadedInfoSchema = z.object({
   params: z.number().optional(),
 });
 
+export const hostErrorCodeSchema = z.enum(['invalid_message', 'not_loaded', 'busy', 'context_overflow', 'generation_failed']);
+
 export const hostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('load_progress'), progress: z.number().min(0).max(1) }),
   z.object({ type: z.literal('loaded'), info: loadedInfoSchema }),
@@ -97,7 +99,7 @@ export const hostEventSchema = z.discriminatedUnion('type', [
     type: z.literal('error'),
     /** Absent when the failing message had no usable requestId (e.g. it did not parse). */
     requestId: z.string().optional(),
-    code: z.enum(['invalid_message', 'not_loaded', 'busy', 'generation_failed']),
+    code: hostErrorCodeSchema,
     message: z.string(),
   }),
 ]);
@@ -110,6 +112,7 @@ export type LoadedInfo = z.infer<typeof loadedInfoSchema>;
 export type HostChatMessage = z.infer<typeof chatMessageSchema>;
 export type HostToolSchema = z.infer<typeof toolSchemaSchema>;
 export type HostUsage = z.infer<typeof usageSchema>;
+export type HostErrorCode = z.infer<typeof hostErrorCodeSchema>;
 
 /**
  * The transport both ends speak: `child_process.fork` IPC under the CLI, an Electron

@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { abortError, errorMessage, HearthError } from '../../errors.js';
 import type { ChatModel, ChatRequest, ModelEvent } from '../types.js';
-import type { HostEvent, LoadedInfo } from '../../../shared/model-host-protocol.js';
+import type { HostErrorCode, HostEvent, LoadedInfo } from '../../../shared/model-host-protocol.js';
 import { describeExit, ModelHostProcess, type HostSpawner } from './local-process.js';
 
 export interface LocalModelOptions {
@@ -241,7 +241,7 @@ export class LocalModel implements ChatModel {
             yield { type: 'done', finishReason: event.finishReason };
             return;
           case 'error':
-            throw new HearthError(event.code === 'not_loaded' ? 'model_load_failed' : 'model_bad_response', `Local model: ${event.message}`, { details: { hostCode: event.code } });
+            throw hostError(event.code, event.message);
           default:
             break;
         }
@@ -269,5 +269,18 @@ export class LocalModel implements ChatModel {
     this.host = undefined;
     this.loadedInfo = undefined;
     await host?.stop();
+  }
+}
+
+/** A host `error` as the engine's typed error, with what the user can do about it. */
+function hostError(code: HostErrorCode, message: string): HearthError {
+  const details = { hostCode: code };
+  switch (code) {
+    case 'context_overflow':
+      return new HearthError('model_context_overflow', `Local model: ${message} Start a new session, or raise local.context_size in config.yaml (the model's trained context is the upper limit).`, { details });
+    case 'not_loaded':
+      return new HearthError('model_load_failed', `Local model: ${message}`, { details });
+    default:
+      return new HearthError('model_bad_response', `Local model: ${message}`, { details });
   }
 }
