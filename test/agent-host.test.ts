@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AgentHost } from '../src/core/agent/host.js';
+import { MISSING_RESULT } from '../src/core/agent/history-repair.js';
 import { LocalBackend } from '../src/core/exec/local.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
 import type { SqliteSessionStore } from '../src/core/store/session-store.js';
@@ -125,6 +126,31 @@ describe('AgentHost', () => {
       ['user', 'what did I say?'],
     ]);
     expect(() => second.host.resumeSession('no-such-session')).toThrow(expect.objectContaining({ code: 'session_not_found' }));
+  });
+
+  // Catches a session killed between a tool call and its result becoming unresumable (providers reject
+  // a call without a result), or the gap being papered over with an invented result.
+  it('resuming a session that was killed mid-call answers the unrecorded call explicitly', async () => {
+    const { host, model, store } = setup([{ text: 'I will check first.' }]);
+    const session = store.createSession({ source: 'cli', model: 'scripted' });
+    store.appendMessage(session.id, { role: 'user', content: 'clean the build' });
+    store.appendMessage(session.id, {
+      role: 'assistant',
+      content: '',
+      toolCalls: [
+        { id: 'c1', name: 'terminal', arguments: '{"command":"ls"}' },
+        { id: 'c2', name: 'terminal', arguments: '{"command":"rm -r build"}' },
+      ],
+    });
+    store.appendMessage(session.id, { role: 'tool', content: 'build src', toolCallId: 'c1', toolName: 'terminal' });
+
+    await collect(host.send(session.id, 'did it finish?'));
+    const sent = model.requests[0]!.messages.slice(1);
+    expect(sent.map((m) => (m.role === 'tool' ? `tool:${m.toolCallId}` : m.role))).toEqual(['user', 'assistant', 'tool:c1', 'tool:c2', 'user']);
+    expect(sent[2]?.content).toBe('build src');
+    expect(sent[3]?.content).toBe(MISSING_RESULT);
+    // The store still shows what really happened.
+    expect(store.getMessages(session.id).filter((m) => m.role === 'tool')).toHaveLength(1);
   });
 
   it('approval requests become events; a denial means the command never runs, an approval lets it run', async () => {

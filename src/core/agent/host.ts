@@ -8,6 +8,7 @@ import type { SessionRecord, SessionSource, SessionStore, StoredMessage } from '
 import type { ClarifyRequest } from '../tools/define.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { EventChannel } from './event-channel.js';
+import { fillMissingToolResults } from './history-repair.js';
 import { runTurn } from './loop.js';
 import { buildSystemPrompt } from './prompt.js';
 import { SteerQueue } from './steer-queue.js';
@@ -84,7 +85,8 @@ export class AgentHost {
     if (existing !== undefined) return existing.record;
     const record = this.options.store.getSession(sessionId);
     if (record === null) throw new HearthError('session_not_found', `No session with id ${sessionId}. \`hearth sessions list\` shows the ones that exist.`);
-    const history = this.options.store.getMessages(sessionId).flatMap(toChatMessage);
+    // In memory only: the store keeps what really happened, gaps included.
+    const { history } = fillMissingToolResults(this.options.store.getMessages(sessionId).flatMap(toChatMessage));
     this.sessions.set(sessionId, this.live(record, history));
     return record;
   }
