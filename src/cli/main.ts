@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { HearthError, errorMessage, isHearthError } from '../core/errors.js';
+import { isHearthError } from '../core/errors.js';
+import { formatError } from './format-error.js';
 import { chatCommand } from './commands/chat.js';
 import { doctorCommand } from './commands/doctor.js';
 import { promptSizeCommand } from './commands/prompt-size.js';
@@ -63,12 +64,6 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.err(formatError(err));
     return isHearthError(err, 'usage') ? 2 : 1;
   }
-}
-
-export function formatError(err: unknown): string {
-  if (err instanceof HearthError) return `hearth: ${err.message} [${err.code}]\n`;
-  // Not one of ours: keep the stack, it is a bug to report.
-  return `hearth: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : errorMessage(err)}\n`;
 }
 
 function version(): string {

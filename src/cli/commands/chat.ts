@@ -38,7 +38,8 @@ class ChatLoop {
   private readonly style;
   private readonly renderer: TerminalRenderer;
   private readonly questions: PendingQuestions;
-  private sessionId: string;
+  /** Created with the first message, so opening and closing chat leaves no empty session behind. */
+  private sessionId: string | null = null;
   private busy = false;
   private lastCtrlC = 0;
   private readonly queued: string[] = [];
@@ -53,7 +54,6 @@ class ChatLoop {
     this.style = styler(io.isTTY && !io.env.NO_COLOR);
     this.renderer = new TerminalRenderer({ write: io.out }, { write: io.out }, { color: io.isTTY && !io.env.NO_COLOR });
     this.questions = new PendingQuestions(engine.host, io.out);
-    this.sessionId = engine.host.startSession({ source: 'cli' });
   }
 
   async run(): Promise<number> {
@@ -83,7 +83,7 @@ class ChatLoop {
 
   private onLine(line: string): void {
     if (this.questions.answer(line)) return;
-    if (this.busy && this.tty) {
+    if (this.busy && this.tty && this.sessionId !== null) {
       if (line.trim() === '/stop') this.engine.host.interrupt(this.sessionId);
       else if (line.trim()) this.engine.host.steer(this.sessionId, line.trim());
       return;
@@ -96,7 +96,7 @@ class ChatLoop {
     const now = Date.now();
     if (now - this.lastCtrlC < 2000) process.exit(130);
     this.lastCtrlC = now;
-    if (this.busy) this.engine.host.interrupt(this.sessionId);
+    if (this.busy && this.sessionId !== null) this.engine.host.interrupt(this.sessionId);
     else this.io.out(this.style.dim('\n(press Ctrl+C again to exit)\n'));
   }
 
@@ -112,6 +112,7 @@ class ChatLoop {
 
   private async turn(text: string): Promise<void> {
     this.busy = true;
+    this.sessionId ??= this.engine.host.startSession({ source: 'cli' });
     try {
       for await (const event of this.engine.host.send(this.sessionId, text)) {
         this.renderer.render(event);
@@ -133,8 +134,8 @@ class ChatLoop {
         this.io.out(`${slashHelp}\n`);
         return true;
       case '/new':
-        this.sessionId = this.engine.host.startSession({ source: 'cli' });
-        this.io.out(this.style.dim(`New session ${this.sessionId}\n`));
+        this.sessionId = null;
+        this.io.out(this.style.dim('New session: it starts with your next message.\n'));
         return true;
       case '/model':
         this.io.out(`${this.engine.model.id}\n`);
@@ -143,8 +144,8 @@ class ChatLoop {
         this.io.out(`${this.engine.toolNames.join(', ')}\n`);
         return true;
       case '/usage': {
-        const s = this.engine.store.getSession(this.sessionId);
-        this.io.out(`session ${this.sessionId}: ${s?.inputTokens ?? 0} input tokens, ${s?.outputTokens ?? 0} output tokens, ${s?.messageCount ?? 0} messages\n`);
+        const s = this.sessionId === null ? null : this.engine.store.getSession(this.sessionId);
+        this.io.out(s ? `session ${s.id}: ${s.inputTokens} input tokens, ${s.outputTokens} output tokens, ${s.messageCount} messages\n` : 'No messages in this session yet.\n');
         return true;
       }
       case '/stop':

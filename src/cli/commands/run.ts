@@ -1,7 +1,8 @@
-import { HearthError } from '../../core/errors.js';
+import { HearthError, isHearthError } from '../../core/errors.js';
 import type { AgentEvent } from '../../shared/events.js';
 import { modelFlags, parseCommandArgs, readModelFlags } from '../args.js';
 import { openCliEngine } from '../engine.js';
+import { formatError } from '../format-error.js';
 import { PendingQuestions } from '../interaction.js';
 import type { CliIO } from '../io.js';
 import { LineReader } from '../line-reader.js';
@@ -28,6 +29,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   const interactive = io.stdin.isTTY === true;
   const reader = interactive ? new LineReader(io.stdin, io.err) : undefined;
   const questions = new PendingQuestions(engine.host, io.err);
+  const answerOpenQuestions = reader ? terminalAnswerer(reader, questions, io) : undefined;
   try {
     const sessionId = engine.host.startSession({ source: 'cli' });
     const stopWatching = onInterrupt(() => engine.host.interrupt(sessionId));
@@ -36,11 +38,12 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       for await (const event of engine.host.send(sessionId, prompt)) {
         renderer.render(event);
         if (event.type === 'turn_end') end = event;
-        else if (event.type === 'approval_request' || event.type === 'clarify_request') {
-          if (reader) {
-            questions.observe(event);
-            void answerFromTerminal(reader, questions);
-          } else answerNonInteractively(event, engine.host, io);
+        if (answerOpenQuestions) {
+          // Also sees approval_resolved, so a question that timed out stops waiting for a line.
+          questions.observe(event);
+          if (event.type === 'approval_request' || event.type === 'clarify_request') answerOpenQuestions();
+        } else if (event.type === 'approval_request' || event.type === 'clarify_request') {
+          answerNonInteractively(event, engine.host, io);
         }
       }
     } finally {
@@ -70,8 +73,23 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-async function answerFromTerminal(reader: LineReader, questions: PendingQuestions): Promise<void> {
-  while (questions.hasOpen) questions.answer(await reader.ask(''));
+/** Reads answers while questions are open; one reader at a time, however many questions arrive. */
+function terminalAnswerer(reader: LineReader, questions: PendingQuestions, io: CliIO): () => void {
+  let reading = false;
+  return () => {
+    if (reading) return;
+    reading = true;
+    void (async () => {
+      try {
+        while (questions.hasOpen) questions.answer(await reader.ask(''));
+      } catch (err) {
+        // Input closed: what is still open fails closed when its timeout passes.
+        if (!isHearthError(err, 'usage')) io.err(formatError(err));
+      } finally {
+        reading = false;
+      }
+    })();
+  };
 }
 
 /** Nobody can answer: approvals fail closed, clarify questions get an explicit "no answer". */
