@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { isHearthError } from '../src/core/errors.js';
 import { defaultLocalThreads, LocalModel } from '../src/core/llm/providers/local.js';
 import type { ChatMessage, ChatRequest, ModelEvent, ToolCall, Usage } from '../src/core/llm/types.js';
-import { defineTool, toolSchema, type ToolDefinition } from '../src/core/tools/define.js';
+import { defineTool, toolSchema } from '../src/core/tools/define.js';
 import { modelDir, writeGguf } from './fixtures/gguf/index.js';
 
 const dirs = modelDir();
@@ -34,7 +34,7 @@ const alarm = defineTool({
   run: async () => 'ok',
 });
 // (The cast: `toolSchema` takes ToolDefinition<unknown>, which a typed definition is not assignable to.)
-const tools = [weather, alarm].map((t) => toolSchema(t as unknown as ToolDefinition<unknown>));
+const tools = [toolSchema(weather), toolSchema(alarm)];
 /**
  * What the grammar guarantees: names, types, enums, integers. String length is checked without
  * `max`: the grammar bounds the sampled characters, but a random model's byte tokens can form invalid

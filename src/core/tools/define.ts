@@ -50,7 +50,7 @@ export function defineTool<S extends z.ZodType>(def: Omit<ToolDefinition<z.infer
 }
 
 /** JSON Schema for the model, generated from the same zod schema that validates the call. */
-export function toolSchema(def: ToolDefinition<unknown>): ToolSchema {
+export function toolSchema<Input>(def: ToolDefinition<Input>): ToolSchema {
   const schema = z.toJSONSchema(def.input, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   return { name: def.name, description: def.description, parameters: schema };

@@ -21,6 +21,7 @@ export function anyTool<Input>(tool: ToolDefinition<Input>): AnyTool {
 /** The tools one session can call, by name, in a fixed order (the order their schemas are sent). */
 export class ToolRegistry {
   private readonly byName = new Map<string, AnyTool>();
+  private schemaCache: ToolSchema[] | undefined;
 
   constructor(tools: readonly AnyTool[]) {
     for (const tool of tools) {
@@ -41,8 +42,10 @@ export class ToolRegistry {
     return [...this.byName.values()];
   }
 
+  /** Generated once: the loop sends them on every model call, and the registry never changes. */
   schemas(): ToolSchema[] {
-    return this.list().map((tool) => toolSchema(tool));
+    this.schemaCache ??= this.list().map((tool) => toolSchema(tool));
+    return this.schemaCache;
   }
 }
 
