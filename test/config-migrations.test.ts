@@ -53,6 +53,19 @@ describe('config migrations', () => {
     expect(backups()).toHaveLength(1);
   });
 
+  // Catches a hand-written current-layout file without `version:` being backed up and rewritten for nothing.
+  it('takes an unversioned file in the current layout as current: no backup, no rewrite', () => {
+    const text = '# mine\nmodel:\n  default: openai:gpt-4o\nagent:\n  max_iterations: 12\n';
+    writeFileSync(configPath(home), text);
+    const { config, warnings, backupPath } = loadConfig(home);
+    expect(config.model.default).toBe('openai:gpt-4o');
+    expect(config.agent.max_iterations).toBe(12);
+    expect(backupPath).toBeUndefined();
+    expect(warnings).toEqual([]);
+    expect(backups()).toEqual([]);
+    expect(readFileSync(configPath(home), 'utf8')).toBe(text);
+  });
+
   it('leaves an old file untouched when its migrated values are invalid (catches a half-migrated file)', () => {
     writeFileSync(configPath(home), 'model: "openai:gpt-4o"\nmax_iterations: 0\n');
     expect(() => loadConfig(home)).toThrow(expect.objectContaining({ code: 'config_invalid', message: expect.stringContaining('agent.max_iterations') }));

@@ -52,10 +52,19 @@ const v0ToV1: ConfigMigration = {
 
 export const CONFIG_MIGRATIONS: readonly ConfigMigration[] = [v0ToV1];
 
-/** The version a document declares; a file without `version` predates versioning (v0). */
+/** Keys only the unversioned v0 layout has (a scalar `model` counts too). */
+const V0_KEYS = ['fallback_model', 'max_iterations', 'toolset'] as const;
+
+/**
+ * The version a document declares. Without `version`, a file in the v0 layout is v0; any other file
+ * (one written by hand in today's layout, say) is taken as current, so it is never rewritten for nothing.
+ */
 export function configVersionOf(doc: Document, file: string): number {
   const raw: unknown = doc.get('version');
-  if (raw === undefined || raw === null) return 0;
+  if (raw === undefined || raw === null) {
+    const looksV0 = isScalar(doc.get('model', true)) || V0_KEYS.some((key) => doc.has(key));
+    return looksV0 ? 0 : CONFIG_VERSION;
+  }
   if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0) {
     throw new HearthError('config_invalid', `${file}: version: expected a whole number such as ${CONFIG_VERSION}, got ${JSON.stringify(raw)}`, {
       details: { key: 'version' },
