@@ -139,6 +139,13 @@ describe('hearth run', () => {
     expect(readFileSync(join(cwd, 'bare.txt'), 'utf8')).toBe('B');
   });
 
+  // Catches a scheme-less --base-url failing later as a confusing connection error.
+  it('rejects a --base-url that is not an http(s) URL before calling anything', async () => {
+    const result = await runHearth(['run', 'x', '--model', 'm', '--base-url', 'localhost:11434'], { env: freshHomeEnv() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('"localhost:11434" is not an http(s) base URL');
+  });
+
   // Catches unknown flags being ignored (a typo must not silently run with defaults).
   it('rejects an unknown flag with a usage error', async () => {
     const result = await runHearth(['run', 'x', '--modle', 'y'], { env: freshHomeEnv() });

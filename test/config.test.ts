@@ -89,6 +89,7 @@ agent: { max_iterations: 12 }
     ['local:\n  threads: many\n', 'local.threads', 'positive integer or "auto"', 'many'],
     ['model:\n  fallbacks: openai:gpt-4o\n', 'model.fallbacks', 'list', 'openai:gpt-4o'],
     ['providers:\n  mine: { type: openai, base_url: "not a url" }\n', 'providers.mine.base_url', 'URL', 'not a url'],
+    ['providers:\n  mine: { type: openai, base_url: "localhost:11434" }\n', 'providers.mine.base_url', 'http(s) URL', 'localhost:11434'],
   ])('names the key and what is allowed for an invalid value (%#) (catches an unexplained crash)', (yaml, key, allowed, got) => {
     writeConfig(yaml);
     const err = loadError();

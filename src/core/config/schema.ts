@@ -14,7 +14,8 @@ const positiveNumber = (what: string) => z.number({ error: `expected ${what}` })
 export const ProviderConfigSchema = z.object({
   /** Wire protocol the endpoint speaks. */
   type: z.enum(['openai', 'anthropic']),
-  base_url: z.url({ error: 'expected an http(s) URL such as "http://127.0.0.1:11434/v1"' }),
+  // http(s) only: "localhost:11434" parses as a URL with the scheme "localhost:" and would fail at the first request.
+  base_url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL such as "http://127.0.0.1:11434/v1"' }),
   /** Name of the environment variable holding the API key; absent for keyless local servers. */
   api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name such as OPENAI_API_KEY' }).optional(),
 });

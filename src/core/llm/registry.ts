@@ -84,7 +84,7 @@ function createRemote(spec: Extract<ModelSpec, { kind: 'remote' }>, ctx: ModelCo
   }
   // An exported-but-empty OPENAI_BASE_URL means unset, as shells and .env files often leave it.
   const envBaseUrl = spec.provider === 'openai' ? ctx.env.OPENAI_BASE_URL || undefined : undefined;
-  const baseUrl = (overrides.baseUrl ?? envBaseUrl ?? configured.base_url).replace(/\/+$/, '');
+  const baseUrl = checkedBaseUrl(overrides.baseUrl ?? envBaseUrl ?? configured.base_url);
   const keyEnv = overrides.apiKeyEnv ?? configured.api_key_env;
   if (overrides.apiKeyEnv && ctx.env[overrides.apiKeyEnv] === undefined) {
     throw new HearthError('model_auth', `--api-key-env names ${overrides.apiKeyEnv}, but that environment variable is not set.`);
@@ -92,6 +92,20 @@ function createRemote(spec: Extract<ModelSpec, { kind: 'remote' }>, ctx: ModelCo
   const apiKey = (keyEnv ? ctx.env[keyEnv] : undefined) ?? ctx.getSecret?.(`provider:${spec.provider}`) ?? undefined;
   const id = `${spec.provider}:${spec.model}`;
   return remoteFactories[configured.type]({ id, endpoint: configured, model: spec.model, baseUrl, apiKey });
+}
+
+/** An http(s) URL without trailing slashes; anything else is reported before a request is made. */
+function checkedBaseUrl(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch (_err) {
+    // Not a URL at all: reported below with the same message as a wrong scheme.
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new HearthError('model_not_configured', `"${text}" is not an http(s) base URL. Write it in full, e.g. http://127.0.0.1:11434/v1.`);
+  }
+  return text.replace(/\/+$/, '');
 }
 
 /** A configured model that cannot work (e.g. no key); it fails with its reason when used, so fallbacks apply. */
