@@ -7,11 +7,12 @@ cd "$(dirname "$0")/.."
 
 log() { printf '\n== %s\n' "$*"; }
 
-# 1. System packages: the Secret Service (keychain), D-Bus, ripgrep (search_files' fast path).
+# 1. System packages: the Secret Service (keychain), D-Bus, ripgrep (search_files' fast path), script(1).
 missing=()
 command -v dbus-run-session >/dev/null || missing+=(dbus)
 command -v gnome-keyring-daemon >/dev/null || missing+=(gnome-keyring)
 command -v rg >/dev/null || missing+=(ripgrep)
+command -v script >/dev/null || missing+=(bsdutils)   # a pseudo-terminal for the interactive CLI tests
 if ((${#missing[@]})); then
   log "installing system packages: ${missing[*]}"
   if [ "$(id -u)" -eq 0 ]; then
