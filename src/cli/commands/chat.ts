@@ -13,7 +13,8 @@ const slashHelp = `Commands:
   /usage           tokens used in this session
   /stop            interrupt the running turn (or press Ctrl+C)
   /quit            exit (or press Ctrl+C twice)
-While the agent works, a line you type is delivered to it with the next tool result (steer).`;
+While the agent works, a line you type is delivered to it with the next tool result (steer);
+/stop and /quit act at once, other commands run when the turn ends.`;
 
 /**
  * Interactive chat. Lines typed while a turn runs steer it (terminal) or queue as the next message
@@ -83,9 +84,13 @@ class ChatLoop {
 
   private onLine(line: string): void {
     if (this.questions.answer(line)) return;
-    if (this.busy && this.tty && this.sessionId !== null) {
-      if (line.trim() === '/stop') this.engine.host.interrupt(this.sessionId);
-      else if (line.trim()) this.engine.host.steer(this.sessionId, line.trim());
+    const text = line.trim();
+    if (this.busy && this.tty && this.sessionId !== null && text !== '') {
+      // Commands are never steer text: /stop and /quit act now, the others run when the turn ends.
+      if (text.startsWith('/')) {
+        if (text === '/stop' || text === '/quit' || text === '/exit') this.engine.host.interrupt(this.sessionId);
+        if (text !== '/stop') this.queued.push(text);
+      } else this.engine.host.steer(this.sessionId, text);
       return;
     }
     this.queued.push(line);

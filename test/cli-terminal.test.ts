@@ -1,0 +1,136 @@
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freshHomeEnv, spawnHearthOnTerminal } from './fixtures/cli.js';
+import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
+import type { ScriptedServer } from './fixtures/scripted-turns.js';
+
+const servers: ScriptedServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/**
+ * The approval prompt as a person meets it: `hearth run` on a real pseudo-terminal, a flagged command,
+ * and an answer typed at the prompt. Catches a prompt that never appears on a TTY, an answer that is
+ * not delivered, or a denial that still runs the command.
+ */
+async function answerApproval(answer: string): Promise<{ output: string; code: number | null; victimExists: boolean }> {
+  const server = await startScriptedOpenAIServer([
+    { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf victim' } }] },
+    { text: 'finished' },
+  ]);
+  servers.push(server);
+  const cwd = mkdtempSync(join(tmpdir(), 'hearth-ws-'));
+  mkdirSync(join(cwd, 'victim'));
+  const child = spawnHearthOnTerminal(['run', 'clean up', '--model', 'openai:s', '--base-url', server.url], { env: freshHomeEnv(), cwd });
+  let output = '';
+  let answered = false;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (!answered && output.includes('[d]eny')) {
+      answered = true;
+      child.stdin?.write(`${answer}\r`);
+    }
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no exit within 30 s; output so far:\n${output}`));
+    }, 30_000);
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+  });
+  return { output, code, victimExists: existsSync(join(cwd, 'victim')) };
+}
+
+describe('approvals on a terminal', () => {
+  it('asks, and runs the command once approved', async () => {
+    const result = await answerApproval('o');
+    expect(result.output).toContain('Approval needed: rm -rf victim');
+    expect(result.code).toBe(0);
+    expect(result.victimExists).toBe(false);
+    expect(result.output).toContain('finished');
+  });
+
+  it('asks, and never runs the command when denied', async () => {
+    const result = await answerApproval('d');
+    expect(result.output).toContain('Approval needed: rm -rf victim');
+    expect(result.code).toBe(0);
+    expect(result.victimExists).toBe(true);
+  });
+});
+
+/** Drives `hearth chat` on a pseudo-terminal: `steps` are [text to wait for, keys to type]. */
+async function chatOnTerminal(server: ScriptedServer, steps: [string, string][]): Promise<{ output: string; code: number | null }> {
+  const child = spawnHearthOnTerminal(['chat', '--model', 'openai:s', '--base-url', server.url], { env: freshHomeEnv(), cwd: mkdtempSync(join(tmpdir(), 'hearth-ws-')) });
+  let output = '';
+  let step = 0;
+  let searchFrom = 0;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    while (step < steps.length) {
+      const [waitFor, keys] = steps[step]!;
+      const at = output.indexOf(waitFor, searchFrom);
+      if (at < 0) break;
+      searchFrom = at + waitFor.length;
+      step += 1;
+      child.stdin?.write(keys);
+    }
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no exit within 30 s (step ${step}); output so far:\n${output}`));
+    }, 30_000);
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+  });
+  return { output, code };
+}
+
+describe('hearth chat on a terminal', () => {
+  // Catches a line typed mid-turn being lost, or sent as a new user turn instead of steering the running one.
+  it('a line typed while a tool runs reaches the model with that tool result; a command typed mid-turn is not steer', async () => {
+    const server = await startScriptedOpenAIServer([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 2; echo slept' } }] },
+      { text: 'adjusted as you asked' },
+    ]);
+    servers.push(server);
+    const result = await chatOnTerminal(server, [
+      ['› ', 'do the thing\r'],
+      ['⚙ terminal', 'use the staging server\r/usage\r'],
+      ['adjusted as you asked', '/quit\r'],
+    ]);
+    expect(result.output).toMatch(/input tokens/);
+    expect(result.code).toBe(0);
+    const toolResult = (server.requests[1] as { messages: { role: string; content: string }[] }).messages.at(-1);
+    expect(toolResult?.role).toBe('tool');
+    expect(toolResult?.content).toContain('slept');
+    expect(toolResult?.content).toContain('use the staging server');
+    expect(toolResult?.content).not.toContain('/usage');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  // Catches Ctrl+C killing the chat instead of interrupting the turn (the session must go on).
+  it('Ctrl+C interrupts a stalled answer and the chat goes on', async () => {
+    const server = await startScriptedOpenAIServer([{ text: 'this stalls', hangMs: 60_000 }, { text: 'second answer' }]);
+    servers.push(server);
+    const result = await chatOnTerminal(server, [
+      ['› ', 'first\r'],
+      ['this', '\x03'],
+      ['(interrupted)', 'second\r'],
+      ['second answer', '/quit\r'],
+    ]);
+    expect(result.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    // The interrupted answer is not in the history the second request carries.
+    const second = server.requests[1] as { messages: { role: string; content: string }[] };
+    expect(second.messages.map((m) => m.role)).toEqual(['system', 'user', 'user']);
+  });
+});
