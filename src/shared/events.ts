@@ -39,6 +39,31 @@ export const AgentEvent = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('steer_applied'), text: z.string() }),
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  /**
+   * The learning loop changed (or staged a change to) what Hearth knows: "Skill 'deploy-docs' created",
+   * "Memory updated". Emitted by the agent's own tools and by background reviews.
+   */
+  z.object({
+    type: z.literal('learning'),
+    action: z.enum(['skill_created', 'skill_updated', 'skill_deleted', 'skill_archived', 'memory_updated', 'user_model_updated', 'write_staged']),
+    target: z.string(),
+    message: z.string(),
+  }),
+  /** A background review started or ended (it never blocks the user; it can be cancelled). */
+  z.object({ type: z.literal('review'), state: z.enum(['started', 'finished', 'failed', 'cancelled']), reason: z.string() }),
+  /**
+   * The context was compressed: the session continues as a child session. `kept` says how the middle
+   * was handled: summarised, or kept whole because summarising failed (the user is warned, nothing dropped).
+   */
+  z.object({
+    type: z.literal('compressed'),
+    parentSessionId: z.string(),
+    sessionId: z.string(),
+    summarizedMessages: z.number(),
+    prunedToolOutputs: z.number(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+  }),
   z.object({
     type: z.literal('turn_end'),
     final: z.string(),

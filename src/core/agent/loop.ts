@@ -172,6 +172,8 @@ async function runToolCalls(
         askUser: (request) => options.askUser(request, signal),
         progress: (text) => emit({ type: 'tool_progress', callId: call.call.id, text }),
         state: options.toolState,
+        notify: (update) =>
+          emit(update.kind === 'notice' ? { type: 'notice', level: update.level, message: update.message } : { type: 'learning', action: update.action, target: update.target, message: update.message }),
       };
       const executed = await executeCall(call, ctx, resultLimit);
       if (executed.thrown !== undefined) emit({ type: 'notice', level: 'error', message: `Tool ${call.call.name} failed: ${executed.thrown}` });

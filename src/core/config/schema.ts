@@ -61,6 +61,66 @@ const ApprovalsSection = z.object({
   allowlist: z.array(z.string().min(1), { error: 'expected a list of command patterns' }).default([]),
 });
 
+const fraction = (what: string) =>
+  z.number({ error: `expected ${what}` }).gt(0, { error: `expected ${what}` }).lt(1, { error: `expected ${what}` });
+
+const MemorySection = z.object({
+  /** Characters of agent notes (`memory` target) kept in the prompt; scaled up for large contexts (memory/budget.ts). */
+  memory_char_limit: positiveInt('a positive integer (characters)').default(2200),
+  /** Characters of the user profile (`user` target). */
+  user_char_limit: positiveInt('a positive integer (characters)').default(1375),
+  /** Grow both limits with the model's context window (never below the numbers above). */
+  scale_with_context: z.boolean({ error: 'expected true or false' }).default(true),
+  /** User turns without a memory write before a background review looks for things worth remembering. */
+  nudge_interval: positiveInt('a positive integer (user turns)').default(10),
+  /** Stage memory writes for the user to approve instead of applying them. */
+  write_approval: z.boolean({ error: 'expected true or false' }).default(false),
+});
+
+const SkillsSection = z.object({
+  /** Tool iterations without a skill write before a background review considers saving a skill. */
+  creation_nudge_interval: positiveInt('a positive integer (tool iterations)').default(10),
+  /** Stage skill writes for the user to approve instead of applying them. */
+  write_approval: z.boolean({ error: 'expected true or false' }).default(false),
+  /** Extra folders scanned for skills (user level, after HEARTH_HOME/skills). */
+  external_dirs: z.array(z.string().min(1), { error: 'expected a list of folder paths' }).default([]),
+  /** Project folders whose `.agents/skills` (and `.hearth/skills`, `.claude/skills`) may load: project skills are third-party instructions. */
+  trusted_projects: z.array(z.string().min(1), { error: 'expected a list of folder paths' }).default([]),
+  /** Skills listed in the system prompt's catalog; the rest are found with skills_search and per-request hints. */
+  catalog_size: positiveInt('a positive integer').default(12),
+  /** Curator: agent-created skills unused this long are archived (moved, never deleted). */
+  archive_after_days: positiveInt('a positive integer (days)').default(90),
+});
+
+const ReviewSection = z.object({
+  /** Run background reviews at all (memory and skill nudges, flush before compression). */
+  enabled: z.boolean({ error: 'expected true or false' }).default(true),
+  max_iterations: positiveInt('a positive integer').default(16),
+});
+
+const UserModelSection = z.object({
+  enabled: z.boolean({ error: 'expected true or false' }).default(true),
+  /** Run a reflection pass every this many user turns (and when a session goes idle). */
+  reflect_every_turns: positiveInt('a positive integer (user turns)').default(6),
+});
+
+const CompressionSection = z.object({
+  enabled: z.boolean({ error: 'expected true or false' }).default(true),
+  /** Compress when the prompt reaches this fraction of the model's context window. */
+  threshold: fraction('a number between 0 and 1, e.g. 0.5').default(0.5),
+  /** Share of the threshold kept verbatim at the end of the conversation. */
+  target_ratio: fraction('a number between 0 and 1, e.g. 0.2').default(0.2),
+  /** Messages at the start kept verbatim (after the system prompt). */
+  protect_first_n: z.number().int().min(0, { error: 'expected 0 or more' }).default(3),
+  /** Minimum messages at the end kept verbatim. */
+  protect_last_n: z.number().int().min(1, { error: 'expected 1 or more' }).default(6),
+});
+
+const SearchSection = z.object({
+  /** Embedding GGUF for semantic session search, fused with bm25; null keeps search lexical only. */
+  embedding_model: z.string().min(1).nullable().default(null),
+});
+
 export const ConfigSchema = z.object({
   version: z.literal(CONFIG_VERSION, { error: `expected ${CONFIG_VERSION}` }).default(CONFIG_VERSION),
   // prefault (not default): the empty object is parsed, so the inner defaults apply.
@@ -73,6 +133,12 @@ export const ConfigSchema = z.object({
   agent: AgentSection.prefault({}),
   terminal: TerminalSection.prefault({}),
   approvals: ApprovalsSection.prefault({}),
+  memory: MemorySection.prefault({}),
+  skills: SkillsSection.prefault({}),
+  review: ReviewSection.prefault({}),
+  user_model: UserModelSection.prefault({}),
+  compression: CompressionSection.prefault({}),
+  search: SearchSection.prefault({}),
 });
 
 export type HearthConfig = z.infer<typeof ConfigSchema>;

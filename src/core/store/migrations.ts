@@ -55,6 +55,75 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       createMessageFts(db);
     },
   },
+  {
+    version: 2,
+    description: 'learning loop: curated memory, user model, skill usage, staged writes, message embeddings',
+    up(db) {
+      db.exec(`
+        -- Curated memory (memory/): the agent's notes ('memory') and the user profile ('user').
+        CREATE TABLE memory_entries (
+          id         INTEGER PRIMARY KEY AUTOINCREMENT,
+          target     TEXT NOT NULL CHECK (target IN ('memory', 'user')),
+          content    TEXT NOT NULL,
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL
+        );
+        CREATE INDEX memory_by_target ON memory_entries(target, id);
+
+        -- User model (user-model/): facts with evidence; contradicted facts are superseded, never deleted.
+        CREATE TABLE user_facts (
+          id            INTEGER PRIMARY KEY AUTOINCREMENT,
+          category      TEXT NOT NULL CHECK (category IN ('preference', 'work_pattern', 'expertise', 'instruction', 'background')),
+          statement     TEXT NOT NULL,
+          confidence    REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+          status        TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'superseded')),
+          superseded_by INTEGER REFERENCES user_facts(id),
+          evidence      TEXT NOT NULL DEFAULT '[]', -- JSON array of messages.id
+          created_at    INTEGER NOT NULL,
+          updated_at    INTEGER NOT NULL
+        );
+        CREATE INDEX user_facts_by_status ON user_facts(status, id);
+
+        -- Skill telemetry (skills/usage.ts): the curator and relevance ranking read it.
+        CREATE TABLE skill_usage (
+          name            TEXT PRIMARY KEY,
+          created_by      TEXT NOT NULL DEFAULT 'user' CHECK (created_by IN ('agent', 'user')),
+          view_count      INTEGER NOT NULL DEFAULT 0,
+          use_count       INTEGER NOT NULL DEFAULT 0,
+          patch_count     INTEGER NOT NULL DEFAULT 0,
+          created_at      INTEGER,
+          last_used_at    INTEGER,
+          last_patched_at INTEGER,
+          archived_at     INTEGER,
+          pinned          INTEGER NOT NULL DEFAULT 0
+        );
+
+        -- Writes staged for the user's approval (memory.write_approval, skills.write_approval).
+        CREATE TABLE pending_writes (
+          id         INTEGER PRIMARY KEY AUTOINCREMENT,
+          kind       TEXT NOT NULL CHECK (kind IN ('memory', 'skill')),
+          session_id TEXT,
+          payload    TEXT NOT NULL, -- the tool arguments as JSON
+          summary    TEXT NOT NULL,
+          created_at INTEGER NOT NULL
+        );
+
+        -- Semantic search (search/): one vector per message per embedding model.
+        CREATE TABLE message_embeddings (
+          message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+          model      TEXT NOT NULL,
+          vector     BLOB NOT NULL, -- little-endian float32
+          PRIMARY KEY (message_id, model)
+        );
+
+        -- Small durable counters and cursors (reflection cursor, curator last run, nudge counters).
+        CREATE TABLE learning_state (
+          key   TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 export const LATEST_STORE_VERSION = STORE_MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

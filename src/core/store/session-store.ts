@@ -52,7 +52,8 @@ export class SqliteSessionStore implements SessionStore {
   private readonly statements;
 
   constructor(
-    private readonly db: Db,
+    /** The open database, for the stores that share it (memory, user model, skill usage, embeddings). */
+    readonly db: Db,
     options: { rankWindow?: number } = {},
   ) {
     this.searcher = new MessageSearch(db, options.rankWindow);

@@ -28,7 +28,21 @@ export interface ToolContext {
   progress(text: string): void;
   /** Per-session mutable state a tool keeps across calls (terminal cwd, todo list). Keyed by tool name. */
   state: Map<string, unknown>;
+  /**
+   * Tell the user (not the model) something happened: "Memory is full", "Skill 'x' created". Surfaces
+   * render it as a notice or a learning update. Absent in contexts with no user attached.
+   */
+  notify?(update: UserUpdate): void;
 }
+
+export type UserUpdate =
+  | { kind: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  | {
+      kind: 'learning';
+      action: 'skill_created' | 'skill_updated' | 'skill_deleted' | 'skill_archived' | 'memory_updated' | 'user_model_updated' | 'write_staged';
+      target: string;
+      message: string;
+    };
 
 export interface ToolDefinition<Input = unknown> {
   name: string;
