@@ -7,6 +7,7 @@ import type { ApprovalPolicyBroker } from '../safety/approvals/policy.js';
 import type { SessionRecord, SessionSource, SessionStore, StoredMessage } from '../store/types.js';
 import type { ClarifyRequest } from '../tools/define.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { LearningLoop, SessionView } from '../learning/learning-loop.js';
 import { EventChannel } from './event-channel.js';
 import { fillMissingToolResults } from './history-repair.js';
 import { runTurn } from './loop.js';
@@ -25,7 +26,12 @@ export interface AgentHostOptions {
   maxIterations?: number;
   /** Longest tool result handed to the model, in characters. */
   resultLimit?: number;
+  /** Memory, skills and user model: prompt context, per-request skill hints, background reviews. */
+  learning?: LearningLoop;
 }
+
+/** Events that happen outside a turn (background reviews, user-model updates), with their session. */
+export type BackgroundListener = (sessionId: string, event: AgentEvent) => void;
 
 interface RunningTurn {
   controller: AbortController;
@@ -65,10 +71,25 @@ export class AgentHost {
   private readonly sessions = new Map<string, LiveSession>();
   private readonly approvals = new Map<string, PendingQuestion<ApprovalDecision>>();
   private readonly clarifications = new Map<string, PendingQuestion<string>>();
+  private readonly backgroundListeners = new Set<BackgroundListener>();
   private closed = false;
 
   constructor(private readonly options: AgentHostOptions) {
     options.approvals.setPromptHandler((request, signal) => this.askApproval(request, signal));
+    options.learning?.onEvent((sessionId, event) => {
+      for (const listener of this.backgroundListeners) listener(sessionId, event);
+    });
+  }
+
+  /** Subscribe to background events (reviews, learning updates). Returns the unsubscribe function. */
+  onBackgroundEvent(listener: BackgroundListener): () => void {
+    this.backgroundListeners.add(listener);
+    return () => this.backgroundListeners.delete(listener);
+  }
+
+  /** Resolves when the session's background learning (review, reflection) has finished. */
+  async learningIdle(sessionId: string): Promise<void> {
+    await this.options.learning?.idle(sessionId);
   }
 
   startSession(input: { source: SessionSource; title?: string }): string {
@@ -121,12 +142,14 @@ export class AgentHost {
       live.record = { ...live.record, title };
     }
 
+    // Relevant skills ride on the request, not the system prompt, so the cached prefix stays byte-identical.
+    const hint = this.options.learning?.sources.skillHint(text) ?? null;
     const done = runTurn({
       sessionId,
       workspace: this.options.workspace,
       systemPrompt: live.systemPrompt,
       history: live.history,
-      userText: text,
+      userText: hint === null ? text : `${text}\n\n${hint}`,
       model,
       tools: this.options.tools,
       approvals: this.options.approvals,
@@ -145,7 +168,9 @@ export class AgentHost {
       onUsage: (usage) => store.addUsage(sessionId, usage),
     })
       .then(
-        () => undefined,
+        (result) => {
+          this.options.learning?.afterTurn(this.view(live), result.messages, result.reason !== 'stop');
+        },
         (err: unknown) => {
           // runTurn reports its own failures as turn_end; reaching here means emitting itself failed.
           channel.push({ type: 'turn_end', reason: 'error', final: '', error: { code: 'internal', message: errorMessage(err) } });
@@ -202,6 +227,7 @@ export class AgentHost {
     const running = [...this.sessions.values()].flatMap((s) => (s.turn === null ? [] : [s.turn]));
     for (const turn of running) turn.controller.abort(new Error('Hearth is shutting down'));
     await Promise.all(running.map((t) => t.done));
+    await this.options.learning?.close();
     this.options.approvals.setPromptHandler(null);
     this.sessions.clear();
   }
@@ -241,7 +267,13 @@ export class AgentHost {
     this.sessions.get(sessionId)?.turn?.channel.push(event);
   }
 
+  private view(live: LiveSession): SessionView {
+    const { model, tools, approvals, workspace } = this.options;
+    return { sessionId: live.record.id, model, systemPrompt: live.systemPrompt, history: [...live.history], tools, approvals, workspace };
+  }
+
   private live(record: SessionRecord, history: ChatMessage[]): LiveSession {
+    const learned = this.options.learning?.sources.learnedContext();
     const systemPrompt = buildSystemPrompt({
       home: this.options.home,
       workspace: this.options.workspace,
@@ -249,6 +281,7 @@ export class AgentHost {
       sessionId: record.id,
       toolNames: this.options.tools.names(),
       startedAt: new Date(record.startedAt),
+      ...(learned === undefined ? {} : { learned }),
     });
     return { record, systemPrompt, history, toolState: new Map(), turn: null };
   }

@@ -37,6 +37,11 @@ export interface TurnOptions {
   /** Called for every message the moment it exists, so it can be persisted before anything else happens. */
   onMessage(message: ChatMessage, usage?: Usage): void | Promise<void>;
   onUsage?(usage: Usage): void;
+  /**
+   * Called before each model call with the conversation as it stands. Returning a new conversation
+   * (context compression) replaces it for this call and the rest of the turn; null keeps it.
+   */
+  compact?(conversation: readonly ChatMessage[], signal: AbortSignal): Promise<ChatMessage[] | null>;
 }
 
 export type TurnEndReason = 'stop' | 'budget' | 'aborted' | 'error';
@@ -93,6 +98,10 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         const pending = steer.take();
         if (pending !== null) emit({ type: 'steer_applied', text: pending });
         await append({ role: 'user', content: pending === null ? BUDGET_EXHAUSTED_REQUEST : `${BUDGET_EXHAUSTED_REQUEST}${steerNote(pending)}` });
+      }
+      if (!grace && options.compact !== undefined) {
+        const compacted = await options.compact(conversation, signal);
+        if (compacted !== null) conversation.splice(0, conversation.length, ...compacted);
       }
       const request: ChatRequest = {
         messages: [system, ...conversation],

@@ -17,6 +17,20 @@ export interface PromptInputs {
   toolNames: readonly string[];
   /** When the session started (not "now": a resumed session must rebuild the same prompt). */
   startedAt: Date;
+  /**
+   * What the learning loop knows, rendered at session start and frozen for the session (writes during
+   * the session reach the next one): the skills catalog, the agent's memory, the user profile.
+   */
+  learned?: LearnedContext;
+}
+
+export interface LearnedContext {
+  /** `<available_skills>` block ('' when there are none: no empty block). */
+  skillsCatalog?: string;
+  /** Memory snapshot with its usage header. */
+  memory?: string;
+  /** User profile: USER entries and active user-model facts. */
+  user?: string;
 }
 
 /** Project instruction files, first found wins (Hermes: `.hermes.md` → AGENTS.md → CLAUDE.md). */
@@ -41,12 +55,26 @@ const TOOL_GUIDANCE: Readonly<Record<string, string>> = {
   terminal: 'terminal runs bash; the working directory carries over. Avoid interactive programs. Risky commands wait for the user\'s approval.',
   todo: 'For work with several steps, keep a todo list and update it as you go.',
   clarify: 'Use clarify only when you cannot proceed sensibly without the user\'s answer.',
+  memory:
+    'Save durable facts with memory: the user\'s preferences and standing instructions (target "user"), their environment and projects (target "memory"). Declarative facts only, not task progress. The snapshot below is from the start of this session.',
+  session_search: 'When the user refers to earlier work or you need something from a past session, use session_search before asking them.',
+  skill_view: 'Before a task, check the skills catalog and any skill hints on the request; load a relevant skill with skill_view and follow it.',
+  skills_search: 'The catalog shows only some skills: use skills_search to find others.',
+  skill_manage:
+    'After a complex task (about 5+ tool calls), a tricky fix, or a workflow the user will repeat, save it with skill_manage: patch an existing skill before creating a new one.',
+  user_model: 'user_model answers what is known about the user, with evidence.',
 };
 
 export function buildSystemPrompt(inputs: PromptInputs): string {
-  const stable = [readSoul(inputs.home) ?? DEFAULT_IDENTITY, section('How to work', guidance(inputs.toolNames))];
+  const learned = inputs.learned ?? {};
+  const stable = [
+    readSoul(inputs.home) ?? DEFAULT_IDENTITY,
+    section('How to work', guidance(inputs.toolNames)),
+    ...optionalSection('Skills', learned.skillsCatalog),
+  ];
   const project = loadProjectContext(inputs.workspace);
   const context = project === null ? [] : [section(`Project instructions (${project.file})`, project.text)];
+  const remembered = [...optionalSection('Memory', learned.memory), ...optionalSection('About the user', learned.user)];
   const volatile = section(
     'Environment',
     [
@@ -56,7 +84,11 @@ export function buildSystemPrompt(inputs: PromptInputs): string {
       `Workspace: ${inputs.workspace}`,
     ].join('\n'),
   );
-  return [...stable, ...context, volatile].join('\n\n');
+  return [...stable, ...context, ...remembered, volatile].join('\n\n');
+}
+
+function optionalSection(title: string, body: string | undefined): string[] {
+  return body === undefined || body.trim() === '' ? [] : [section(title, body)];
 }
 
 function guidance(toolNames: readonly string[]): string {

@@ -42,6 +42,12 @@ export class ToolRegistry {
     return [...this.byName.values()];
   }
 
+  /** A registry of only the named tools that exist here, in this registry's order (background reviews, subagents). */
+  subset(names: readonly string[]): ToolRegistry {
+    const wanted = new Set(names);
+    return new ToolRegistry(this.list().filter((tool) => wanted.has(tool.name)));
+  }
+
   /** Generated once: the loop sends them on every model call, and the registry never changes. */
   schemas(): ToolSchema[] {
     this.schemaCache ??= this.list().map((tool) => toolSchema(tool));
