@@ -69,6 +69,22 @@ export class TerminalRenderer {
         this.breakLine();
         this.activity.write((event.level === 'error' ? s.red : event.level === 'warning' ? s.yellow : s.dim)(`${event.message}\n`));
         return;
+      case 'learning':
+        this.breakLine();
+        this.activity.write(s.green(`✦ ${event.message}\n`));
+        return;
+      case 'review':
+        this.breakLine();
+        if (event.state === 'started') this.activity.write(s.dim(`(reviewing the session in the background: ${event.reason})\n`));
+        else if (event.state === 'failed') this.activity.write(s.yellow(`(background review failed: ${event.reason})\n`));
+        else this.activity.write(s.dim(`(background review ${event.state}: ${event.reason})\n`));
+        return;
+      case 'compressed':
+        this.breakLine();
+        this.activity.write(
+          s.dim(`(context compressed: ${event.summarizedMessages} messages summarised, ${event.prunedToolOutputs} tool outputs shortened, ${event.tokensBefore} → ${event.tokensAfter} tokens; continuing in session ${event.sessionId})\n`),
+        );
+        return;
       case 'steer_applied':
         this.activity.write(s.dim(`(steer delivered: ${event.text})\n`));
         return;

@@ -11,7 +11,9 @@ import type { LearningLoop, SessionView } from '../learning/learning-loop.js';
 import { EventChannel } from './event-channel.js';
 import { fillMissingToolResults } from './history-repair.js';
 import { runTurn } from './loop.js';
+import type { CompressionConfig } from './compression/index.js';
 import { buildSystemPrompt } from './prompt.js';
+import { SessionCompactor } from './session-compaction.js';
 import { SteerQueue } from './steer-queue.js';
 
 export interface AgentHostOptions {
@@ -28,6 +30,8 @@ export interface AgentHostOptions {
   resultLimit?: number;
   /** Memory, skills and user model: prompt context, per-request skill hints, background reviews. */
   learning?: LearningLoop;
+  /** Context compression settings; without them (or without a known context length) nothing is compressed. */
+  compression?: CompressionConfig;
 }
 
 /** Events that happen outside a turn (background reviews, user-model updates), with their session. */
@@ -72,10 +76,23 @@ export class AgentHost {
   private readonly approvals = new Map<string, PendingQuestion<ApprovalDecision>>();
   private readonly clarifications = new Map<string, PendingQuestion<string>>();
   private readonly backgroundListeners = new Set<BackgroundListener>();
+  private readonly compactor: SessionCompactor | null;
   private closed = false;
 
   constructor(private readonly options: AgentHostOptions) {
     options.approvals.setPromptHandler((request, signal) => this.askApproval(request, signal));
+    this.compactor =
+      options.compression === undefined
+        ? null
+        : new SessionCompactor({
+            store: options.store,
+            model: options.model,
+            tools: options.tools,
+            config: options.compression,
+            workspace: options.workspace,
+            approvals: options.approvals,
+            ...(options.learning === undefined ? {} : { learning: options.learning }),
+          });
     options.learning?.onEvent((sessionId, event) => {
       for (const listener of this.backgroundListeners) listener(sessionId, event);
     });
@@ -162,10 +179,12 @@ export class AgentHost {
       emit: (event) => channel.push(event),
       onMessage: (message, usage) => {
         // Written before the loop moves on: a crash loses at most the response being streamed.
-        store.appendMessage(sessionId, { ...message, ...tokenCounts(message, usage) });
+        // live.record changes when compression continues the conversation in a child session.
+        store.appendMessage(live.record.id, { ...message, ...tokenCounts(message, usage) });
         live.history.push(message);
       },
-      onUsage: (usage) => store.addUsage(sessionId, usage),
+      onUsage: (usage) => store.addUsage(live.record.id, usage),
+      ...(this.compactor === null ? {} : { compact: (conversation, signal) => this.compact(live, conversation, signal, (event) => channel.push(event)) }),
     })
       .then(
         (result) => {
@@ -182,6 +201,37 @@ export class AgentHost {
       });
     live.turn = { controller, steer, channel, done };
     return channel;
+  }
+
+  /**
+   * Compresses the session's context now (`/compress [focus]`), between turns. Returns false when
+   * compression is off, the model's window is unknown, or the summary failed (a warning says why).
+   */
+  async compress(sessionId: string, options: { focus?: string } = {}): Promise<{ compressed: boolean; events: AgentEvent[] }> {
+    const live = this.session(sessionId);
+    if (live.turn !== null) throw new HearthError('usage', 'A turn is running: compress after it ends.');
+    const events: AgentEvent[] = [];
+    const history = await this.compact(live, live.history, new AbortController().signal, (event) => events.push(event), { force: true, ...options });
+    return { compressed: history !== null && events.some((e) => e.type === 'compressed'), events };
+  }
+
+  private async compact(
+    live: LiveSession,
+    conversation: readonly ChatMessage[],
+    signal: AbortSignal,
+    emit: (event: AgentEvent) => void,
+    options: { force?: boolean; focus?: string } = {},
+  ): Promise<ChatMessage[] | null> {
+    if (this.compactor === null) return null;
+    const outcome = await this.compactor.maybeCompact(live, conversation, signal, emit, options);
+    if (outcome === null) return null;
+    live.history = [...outcome.history];
+    if (outcome.child !== null) {
+      // The surface may keep using the id it knows: both ids lead to this live session.
+      this.sessions.set(outcome.child.id, live);
+      live.record = outcome.child;
+    }
+    return outcome.history;
   }
 
   /** Stops the running turn: the model stream, tools and their processes. False when nothing runs. */
