@@ -29,6 +29,24 @@ export type HearthErrorCode =
   | 'tool_input_invalid'
   | 'unknown_tool'
   | 'session_not_found'
+  // learning loop (curated memory, content scanning)
+  /** A memory write would exceed the target's character budget; nothing was written. */
+  | 'memory_full'
+  /** `old_text` matched no memory entry. */
+  | 'memory_no_match'
+  /** `old_text` matched several memory entries; it must identify one. */
+  | 'memory_ambiguous_match'
+  /** The injection scanner refused the text (prompt injection, exfiltration, invisible Unicode). */
+  | 'content_unsafe'
+  // skills (skill_manage, curator)
+  /** No skill (or archived skill) with that name. */
+  | 'skill_not_found'
+  /** The SKILL.md or the request fails validation; each problem is listed. Nothing was written. */
+  | 'skill_invalid'
+  /** The skill already exists or nearly duplicates another one; patch that one instead. */
+  | 'skill_conflict'
+  /** The change is not allowed: read-only (project) or user-owned skill, or a path outside the skill's allowed folders. */
+  | 'skill_forbidden'
   | 'usage';
 
 export class HearthError extends Error {
