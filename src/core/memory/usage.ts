@@ -1,0 +1,37 @@
+import type { MemoryTarget } from './budget.js';
+
+/** Between entries in the prompt and in MEMORY.md / USER.md files (Hermes Agent's ENTRY_DELIMITER). */
+export const ENTRY_DELIMITER = '\n§\n';
+
+export interface MemoryEntry {
+  id: number;
+  target: MemoryTarget;
+  content: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface MemoryUsage {
+  /** Characters the entries take in the prompt, delimiters included. */
+  used: number;
+  limit: number;
+  /** Rounded down, so 100% means really full. May exceed 100 after the limit shrinks (smaller model). */
+  percent: number;
+}
+
+/** Characters are counted as code points: an emoji or a CJK character is one character to a person. */
+export function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+export function measure(contents: readonly string[], limit: number): MemoryUsage {
+  const used = contents.length === 0 ? 0 : charCount(contents.join(ENTRY_DELIMITER));
+  return { used, limit, percent: limit > 0 ? Math.floor((used * 100) / limit) : 100 };
+}
+
+/** `67% — 1,474/2,200 chars` */
+export function formatUsage(usage: MemoryUsage): string {
+  return `${usage.percent}% — ${usage.used.toLocaleString('en-US')}/${usage.limit.toLocaleString('en-US')} chars`;
+}
