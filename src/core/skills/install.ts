@@ -1,0 +1,123 @@
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { HearthError, errorMessage } from '../errors.js';
+import type { SkillIssue } from './types.js';
+import { validateSkillDir } from './validate.js';
+
+/** Bounds on what one install copies: a skill is instructions and a few scripts, not a repository. */
+export const MAX_INSTALL_FILES = 5000;
+export const MAX_INSTALL_BYTES = 100 * 1024 * 1024;
+/** Folders that are never part of a skill's content. */
+const NOT_COPIED = new Set(['.git', 'node_modules']);
+
+export interface InstallResult {
+  name: string;
+  installedTo: string;
+  files: number;
+  /** Warnings the skill loads with (compat mode). */
+  issues: SkillIssue[];
+  /** With `force`: where the previous copy was moved (it is kept, never deleted). */
+  replacedTo?: string;
+}
+
+/**
+ * Copy a skill folder into `skillsDir/<name>` (HEARTH_HOME/skills). It must load in compat mode; an
+ * existing skill is replaced only with `force`, and then moved aside rather than deleted. A symlink that
+ * points outside the folder is refused: copying it would import whatever file it names.
+ * Everything is checked before the first write, and the copy lands atomically (temp folder, then rename).
+ */
+export function installSkill(sourceDir: string, skillsDir: string, options: { force?: boolean } = {}): InstallResult {
+  const validation = validateSkillDir(sourceDir, 'compat');
+  if (!validation.skill) {
+    const problems = validation.issues.filter((i) => i.severity === 'error').map((i) => `  [${i.rule}] ${i.message}`);
+    throw new HearthError('skill_invalid', `${sourceDir} cannot be installed; nothing was copied:\n${problems.join('\n')}`, { details: { issues: validation.issues } });
+  }
+  const { name } = validation.skill;
+  const source = realpathSync(sourceDir);
+  mkdirSync(skillsDir, { recursive: true, mode: 0o700 });
+  const target = join(realpathSync(skillsDir), name);
+  if (source === target || target.startsWith(source + sep) || source.startsWith(target + sep)) {
+    throw new HearthError('skill_conflict', `${sourceDir} is already the installed copy of "${name}" (${target}).`);
+  }
+  if (existsSync(target) && !options.force) {
+    throw new HearthError('skill_conflict', `A skill named "${name}" is already installed at ${target}. Use --force to replace it (the old copy is kept aside).`);
+  }
+
+  const files = collectFilesOrExplain(source);
+  const temp = join(dirname(target), `.install-${name}-${process.pid}-${Date.now()}`);
+  try {
+    for (const file of files) {
+      mkdirSync(dirname(join(temp, file.relative)), { recursive: true });
+      copyFileSync(file.real, join(temp, file.relative));
+    }
+  } catch (err) {
+    rmSync(temp, { recursive: true, force: true });
+    throw new HearthError('skill_invalid', `Copying ${sourceDir} failed: ${errorMessage(err)}. Nothing was installed.`, { cause: err });
+  }
+
+  let replacedTo: string | undefined;
+  try {
+    if (existsSync(target)) {
+      replacedTo = join(dirname(target), '.replaced', `${name}-${new Date().toISOString().replace(/[:.]/g, '')}`);
+      mkdirSync(dirname(replacedTo), { recursive: true });
+      renameSync(target, replacedTo);
+    }
+    renameSync(temp, target);
+  } catch (err) {
+    // Put the previous copy back where it was, so a failed replace leaves the user with what they had.
+    if (replacedTo && existsSync(replacedTo) && !existsSync(target)) renameSync(replacedTo, target);
+    rmSync(temp, { recursive: true, force: true });
+    throw new HearthError('skill_forbidden', `Cannot put "${name}" in place at ${target}: ${errorMessage(err)}. Any previous copy was left as it was.`, { cause: err });
+  }
+  const issues = validation.issues.filter((i) => i.severity === 'warning');
+  return { name, installedTo: target, files: files.length, issues, ...(replacedTo ? { replacedTo } : {}) };
+}
+
+function collectFilesOrExplain(root: string): SourceFile[] {
+  try {
+    return collectFiles(root);
+  } catch (err) {
+    if (err instanceof HearthError) throw err;
+    throw new HearthError('skill_invalid', `Cannot read ${root}: ${errorMessage(err)}. Nothing was copied.`, { cause: err });
+  }
+}
+
+interface SourceFile {
+  relative: string;
+  real: string;
+}
+
+function collectFiles(root: string): SourceFile[] {
+  const files: SourceFile[] = [];
+  let bytes = 0;
+  const seen = new Set<string>([root]);
+  const walk = (real: string, rel: string) => {
+    for (const entry of readdirSync(real, { withFileTypes: true })) {
+      if (NOT_COPIED.has(entry.name)) continue;
+      const path = join(real, entry.name);
+      const relPath = rel ? join(rel, entry.name) : entry.name;
+      let resolved = path;
+      if (entry.isSymbolicLink()) {
+        resolved = realpathSync(path);
+        if (!resolved.startsWith(root + sep)) {
+          throw new HearthError('skill_forbidden', `${relPath} is a link to ${resolved}, outside the skill folder; install refuses it. Replace the link with the file itself.`);
+        }
+      }
+      const stat = lstatSync(resolved);
+      if (stat.isDirectory()) {
+        // A link to a folder already copied (or to a parent) would repeat or loop.
+        if (seen.has(resolved)) continue;
+        seen.add(resolved);
+        walk(resolved, relPath);
+      } else if (stat.isFile()) {
+        bytes += stat.size;
+        files.push({ relative: relPath, real: resolved });
+        if (files.length > MAX_INSTALL_FILES || bytes > MAX_INSTALL_BYTES) {
+          throw new HearthError('skill_invalid', `${root} holds more than ${MAX_INSTALL_FILES} files or ${MAX_INSTALL_BYTES / 1024 / 1024} MiB; that is not a skill. Nothing was copied.`);
+        }
+      }
+    }
+  };
+  walk(root, '');
+  return files;
+}
