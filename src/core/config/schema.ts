@@ -18,6 +18,8 @@ export const ProviderConfigSchema = z.object({
   base_url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL such as "http://127.0.0.1:11434/v1"' }),
   /** Name of the environment variable holding the API key; absent for keyless local servers. */
   api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name such as OPENAI_API_KEY' }).optional(),
+  /** The context window of the models served here, in tokens (e.g. Ollama's num_ctx). Known windows enable context compression. */
+  context_length: positiveInt('a positive integer (tokens)').optional(),
 });
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
 

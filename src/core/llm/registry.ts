@@ -68,11 +68,12 @@ function createLocal(spec: Extract<ModelSpec, { kind: 'local' }>, ctx: ModelCont
 type RemoteFactory = (args: { id: string; endpoint: ProviderConfig; model: string; baseUrl: string; apiKey: string | undefined }) => ChatModel;
 
 const remoteFactories: Record<ProviderConfig['type'], RemoteFactory> = {
-  openai: ({ id, model, baseUrl, apiKey }) => new OpenAICompatibleModel({ id, baseUrl, model, ...(apiKey ? { apiKey } : {}) }),
+  openai: ({ id, endpoint, model, baseUrl, apiKey }) =>
+    new OpenAICompatibleModel({ id, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(endpoint.context_length === undefined ? {} : { contextLength: endpoint.context_length }) }),
   anthropic: ({ id, endpoint, model, baseUrl, apiKey }) => {
     // Fail at use, not at construction: a fallback entry without a key must not stop the chain from starting.
     if (!apiKey) return new UnavailableModel(id, new HearthError('model_auth', `${id}: no API key. Set ${endpoint.api_key_env ?? 'the provider\'s api_key_env'} or store one with \`hearth setup\`.`));
-    return new AnthropicModel({ id, baseUrl, model, apiKey });
+    return new AnthropicModel({ id, baseUrl, model, apiKey, ...(endpoint.context_length === undefined ? {} : { contextLength: endpoint.context_length }) });
   },
 };
 
