@@ -34,7 +34,7 @@ pdf pdfs document documents | diagram flowchart | sql query queries | commit com
 py python | ts typescript | js javascript nodejs | golang go | md markdown | rb ruby | tf terraform iac infrastructure |
 pg postgres postgresql | mongo mongodb | wp wordpress | otel opentelemetry | bq bigquery | gh github | gcal calendar |
 mac macbook laptop | merge combine join stitch concatenate | check verify validate | track record progress history |
-plan planning organize | holiday vacation | publish distribute installable | ram memory oom leak |
+plan planning organize | holiday vacation | publish distribute | ram memory oom leak |
 harden hardening secure | website site webpage homepage | offline unavailable unreachable disconnected | cheap inexpensive affordable`
   .split('|')
   .map((group) => group.trim().split(/\s+/));

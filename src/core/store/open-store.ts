@@ -1,4 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureHome } from '../config/home.js';
 import { resolveDbKey } from '../safety/secrets/db-key.js';
@@ -28,4 +30,22 @@ export function openStore(home: string, options: { env?: NodeJS.ProcessEnv } = {
     throw err;
   }
   return new SqliteSessionStore(db);
+}
+
+/**
+ * A throwaway encrypted store in a temp folder with a random key, removed by `dispose`: for
+ * measurements (`hearth prompt-size`) that need real tools but must not open the user's database.
+ */
+export function openScratchStore(): { store: SqliteSessionStore; dispose(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-scratch-'));
+  const db = openDatabase({ path: join(dir, 'scratch.db'), key: randomBytes(32) });
+  migrateStore(db);
+  const store = new SqliteSessionStore(db);
+  return {
+    store,
+    dispose() {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
