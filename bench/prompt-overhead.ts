@@ -7,12 +7,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measurePromptOverhead } from '../src/core/agent/prompt-overhead.js';
+import { defaultConfig } from '../src/core/config/schema.js';
+import { createModelChain } from '../src/core/llm/registry.js';
 
 const HERMES_AGENT_FIXED_TOKENS = 13_900;
 
-export function runPromptOverheadBench(): Record<string, unknown> {
+export async function runPromptOverheadBench(): Promise<Record<string, unknown>> {
   const empty = mkdtempSync(join(tmpdir(), 'hearth-bench-'));
-  const measured = measurePromptOverhead({ home: empty, workspace: empty, modelId: 'local:models/hermes.gguf' });
+  const config = defaultConfig();
+  const model = createModelChain({ home: empty, config, env: {} });
+  // A home with no skills and no memory: the catalog adds nothing, the memory blocks show their empty headers.
+  const measured = await measurePromptOverhead({ home: empty, workspace: empty, config, model, userHome: empty }).finally(() => model.dispose?.());
   console.log(`\n## Prompt overhead (tokenizer ${measured.tokenizer})`);
   for (const [name, m] of Object.entries(measured.toolsets)) {
     console.log(
@@ -23,4 +28,4 @@ export function runPromptOverheadBench(): Record<string, unknown> {
   return measured.toolsets;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) runPromptOverheadBench();
+if (import.meta.url === `file://${process.argv[1]}`) await runPromptOverheadBench();

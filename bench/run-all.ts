@@ -20,7 +20,12 @@ function runScript(title: string, file: string, args: string[] = []): void {
   if (result.status !== 0) console.log(`(${file} exited with ${result.status ?? result.signal}; see its output above)`);
 }
 
-runPromptOverheadBench();
+await runPromptOverheadBench();
 runScript('Loop overhead: decode tokens/s, raw node-llama-cpp vs model host vs agent loop', 'local-throughput.ts');
 runScript('KV reuse: prompt tokens evaluated per turn over a 10-turn session', 'kv-reuse.ts');
 runScript('Store: insert throughput and session search latency', 'store.ts', ['--sizes', process.env.BENCH_STORE_SIZES ?? '100000,1000000']);
+runScript('Skills: catalog cost with 0, 20 and 200 skills', 'skills-prompt.ts');
+runScript('Skills: retrieval top-1/top-5 over 200 generated skills', 'skills-retrieval.ts');
+runScript('Compression: tokens before/after and planning time', 'compression.ts');
+runScript('Session search: LoCoMo evidence recall@k', 'locomo.ts', [process.env.LOCOMO_DIR ?? join(here, '..', '..', 'shared', 'benchmarks', 'locomo')]);
+runScript('Embeddings: throughput and query latency', 'embeddings.ts');

@@ -3,10 +3,13 @@ import { isHearthError } from '../core/errors.js';
 import { formatError } from './format-error.js';
 import { chatCommand } from './commands/chat.js';
 import { doctorCommand } from './commands/doctor.js';
+import { memoryCommand } from './commands/memory.js';
+import { pendingCommand } from './commands/pending.js';
 import { promptSizeCommand } from './commands/prompt-size.js';
 import { runCommand } from './commands/run.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { setupCommand } from './commands/setup.js';
+import { skillsCommand } from './commands/skills.js';
 import { processIO, type CliIO } from './io.js';
 
 const usage = `hearth — a local-first AI agent that gets better the more it is used
@@ -15,6 +18,9 @@ Usage:
   hearth [chat]                      interactive chat (Ctrl+C interrupts a turn; twice exits)
   hearth run "<prompt>" [--json]     one shot: prints the final answer
   hearth sessions list|show <id>|search "<query>" [--json]
+  hearth memory show|edit|export|import|user [--json]   what Hearth remembers about you and the work
+  hearth skills list|show <name>|validate <dir>|install <dir> [--json]
+  hearth pending list|approve <id>|reject <id>           memory and skill writes waiting for approval
   hearth prompt-size [--json]        fixed prompt overhead per toolset
   hearth doctor                      check keychain, database key, models, GPU, providers
   hearth setup                       first-run wizard
@@ -35,6 +41,9 @@ const commands: Record<string, Command> = {
   chat: chatCommand,
   run: runCommand,
   sessions: sessionsCommand,
+  memory: memoryCommand,
+  skills: skillsCommand,
+  pending: pendingCommand,
   'prompt-size': promptSizeCommand,
   doctor: doctorCommand,
   setup: setupCommand,

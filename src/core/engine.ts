@@ -4,6 +4,7 @@ import { loadConfig, saveConfig } from './config/load.js';
 import type { HearthConfig } from './config/schema.js';
 import { errorMessage } from './errors.js';
 import { LocalBackend } from './exec/local.js';
+import { createLearning, type LearningComponents } from './learning/components.js';
 import { createModelChain, type ModelOverrides } from './llm/registry.js';
 import type { ChatModel } from './llm/types.js';
 import { ApprovalPolicyBroker } from './safety/approvals/policy.js';
@@ -22,6 +23,8 @@ export interface EngineOptions {
   /** Problems that do not stop start-up: unknown config keys, a keychain that cannot be read for API keys. */
   onWarning?: (message: string) => void;
   onLoadProgress?: (progress: number) => void;
+  /** The user's home directory, for `~/.agents/skills` and `~/.claude/skills` (default: os.homedir()). */
+  userHome?: string;
 }
 
 export interface Engine {
@@ -31,6 +34,8 @@ export interface Engine {
   model: ChatModel;
   tools: ToolRegistry;
   host: AgentHost;
+  /** Memory, skills, user model, session search, staged writes, and the loop that schedules reviews. */
+  learning: LearningComponents;
   close(): Promise<void>;
 }
 
@@ -68,16 +73,25 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
 
   let store: SqliteSessionStore;
   let tools: ToolRegistry;
+  let learning: LearningComponents;
   try {
-    tools = createToolset(config.agent.toolset, {
-      backend: new LocalBackend(),
-      terminal: { outputLimit: config.terminal.output_limit_chars, defaultTimeoutSeconds: config.terminal.timeout_s },
-    });
     store = openStore(home, { env: options.env });
+    try {
+      learning = createLearning({ home, workspace: options.workspace, config, store, model, ...(options.userHome === undefined ? {} : { userHome: options.userHome }) });
+      tools = createToolset(config.agent.toolset, {
+        backend: new LocalBackend(),
+        terminal: { outputLimit: config.terminal.output_limit_chars, defaultTimeoutSeconds: config.terminal.timeout_s },
+        extra: learning.tools,
+      });
+    } catch (err) {
+      store.close();
+      throw err;
+    }
   } catch (err) {
     await model.dispose?.();
     throw err;
   }
+  for (const skipped of learning.skills.library().skipped) warn(`Skill not loaded: ${skipped.path}: ${skipped.reason}`);
   const approvals = new ApprovalPolicyBroker({
     mode: options.yolo ? 'off' : config.approvals.mode,
     timeoutMs: config.approvals.timeout_s * 1000,
@@ -99,6 +113,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     home,
     workspace: options.workspace,
     maxIterations: config.agent.max_iterations,
+    learning: learning.loop,
+    compression: config.compression,
   });
 
   return {
@@ -108,8 +124,10 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     model,
     tools,
     host,
+    learning,
     async close() {
       await host.close();
+      await learning.dispose();
       await model.dispose?.();
       store.close();
     },

@@ -4,10 +4,14 @@ import { openCliEngine, type CliEngine } from '../engine.js';
 import { PendingQuestions } from '../interaction.js';
 import type { CliIO } from '../io.js';
 import { TerminalRenderer, styler } from '../render.js';
+import { renderSkillContent } from '../../core/skills/catalog.js';
 
 const slashHelp = `Commands:
   /help            this list
-  /new             start a new session
+  /new             start a new session (what is worth keeping is saved first)
+  /compress [focus]  summarise the older part of the conversation now
+  /skills          list the skills Hearth knows
+  /<skill-name> [request]  run a skill: its instructions go to the agent with your request
   /model           show the model in use
   /tools           list the tools the agent can call
   /usage           tokens used in this session
@@ -55,6 +59,8 @@ class ChatLoop {
     this.style = styler(io.isTTY && !io.env.NO_COLOR);
     this.renderer = new TerminalRenderer({ write: io.out }, { write: io.out }, { color: io.isTTY && !io.env.NO_COLOR });
     this.questions = new PendingQuestions(engine.host, io.out);
+    // Background reviews report here between and during turns ("✦ Skill 'x' created").
+    engine.host.onBackgroundEvent((_session, event) => this.renderer.render(event));
   }
 
   async run(): Promise<number> {
@@ -73,7 +79,9 @@ class ChatLoop {
       const text = line.trim();
       if (text === '') continue;
       if (text.startsWith('/')) {
-        if (!this.slashCommand(text)) break;
+        const outcome = await this.slashCommand(text);
+        if (outcome === 'quit') break;
+        if (typeof outcome === 'object') await this.turn(outcome.send);
         continue;
       }
       await this.turn(text);
@@ -128,8 +136,51 @@ class ChatLoop {
     }
   }
 
+  /** 'quit' ends chat; `{send}` becomes the next message (a skill activation). */
+  private async slashCommand(text: string): Promise<'quit' | 'done' | { send: string }> {
+    const handled = await this.learningCommand(text);
+    if (handled !== null) return handled;
+    return this.basicCommand(text) ? 'done' : 'quit';
+  }
+
+  /** /new, /compress, /skills and /<skill-name>; null when `text` is none of them. */
+  private async learningCommand(text: string): Promise<'done' | { send: string } | null> {
+    const [name = '', ...rest] = text.split(/\s+/);
+    const argument = rest.join(' ').trim();
+    const { host, learning } = this.engine;
+    switch (name) {
+      case '/new':
+        if (this.sessionId !== null) await host.endSession(this.sessionId);
+        this.sessionId = null;
+        this.io.out(this.style.dim('New session: it starts with your next message.\n'));
+        return 'done';
+      case '/compress': {
+        if (this.sessionId === null) {
+          this.io.out('Nothing to compress yet.\n');
+          return 'done';
+        }
+        const { events } = await host.compress(this.sessionId, argument === '' ? {} : { focus: argument });
+        for (const event of events) this.renderer.render(event);
+        return 'done';
+      }
+      case '/skills': {
+        const skills = learning.skills.library().skills;
+        this.io.out(skills.length ? skills.map((s) => `/${s.name}  ${this.style.dim(s.description.slice(0, 90))}`).join('\n') + '\n' : 'No skills yet.\n');
+        return 'done';
+      }
+      default: {
+        const skill = learning.skills.find(name.slice(1));
+        if (skill === undefined) return null;
+        // User activation: the skill's instructions go in as a user message (never the system prompt), with the request.
+        learning.skills.usage.recordUse(skill.name);
+        const request = argument === '' ? 'Follow this skill now.' : argument;
+        return { send: `${renderSkillContent(skill)}\n\n${request}` };
+      }
+    }
+  }
+
   /** Returns false to quit. */
-  private slashCommand(text: string): boolean {
+  private basicCommand(text: string): boolean {
     const [name] = text.split(/\s+/, 1);
     switch (name) {
       case '/quit':
@@ -137,10 +188,6 @@ class ChatLoop {
         return false;
       case '/help':
         this.io.out(`${slashHelp}\n`);
-        return true;
-      case '/new':
-        this.sessionId = null;
-        this.io.out(this.style.dim('New session: it starts with your next message.\n'));
         return true;
       case '/model':
         this.io.out(`${this.engine.model.id}\n`);

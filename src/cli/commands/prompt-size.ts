@@ -1,6 +1,7 @@
 import { measurePromptOverhead } from '../../core/agent/prompt-overhead.js';
 import { resolveHome } from '../../core/config/home.js';
 import { loadConfig } from '../../core/config/load.js';
+import { createModelChain } from '../../core/llm/registry.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
 
@@ -13,7 +14,9 @@ export async function promptSizeCommand(argv: string[], io: CliIO): Promise<numb
   }
   const home = resolveHome(io.env);
   const { config } = loadConfig(home);
-  const measured = measurePromptOverhead({ home, workspace: io.cwd, modelId: config.model.default });
+  // The model is built, never called: its id and context window shape the prompt (memory budgets).
+  const model = createModelChain({ home, config, env: io.env });
+  const measured = await measurePromptOverhead({ home, workspace: io.cwd, config, model, ...(io.env.HOME ? { userHome: io.env.HOME } : {}) }).finally(() => model.dispose?.());
   const toolsets = Object.fromEntries(Object.entries(measured.toolsets).map(([name, m]) => [name, { chars: m.chars, tokens: m.tokens }]));
   if (values.json) {
     io.out(`${JSON.stringify({ default: config.agent.toolset, tokenizer: measured.tokenizer, toolsets })}\n`);

@@ -32,6 +32,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   const answerOpenQuestions = reader ? terminalAnswerer(reader, questions, io) : undefined;
   try {
     const sessionId = engine.host.startSession({ source: 'cli' });
+    // Background reviews report on stderr, after the answer: they never hold it up.
+    engine.host.onBackgroundEvent((_session, event) => renderer.render(event));
     const stopWatching = onInterrupt(() => engine.host.interrupt(sessionId));
     let end: Extract<AgentEvent, { type: 'turn_end' }> | undefined;
     try {
@@ -66,6 +68,13 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     }
     if (end.reason === 'error') return 1;
     if (end.reason === 'aborted') return 130;
+    // The answer is out; let a background review finish saving before the process exits (Ctrl+C cancels it).
+    const stopWaiting = onInterrupt(() => void engine.learning.loop.cancel(sessionId));
+    try {
+      await engine.host.learningIdle(sessionId);
+    } finally {
+      stopWaiting();
+    }
     return 0;
   } finally {
     reader?.dispose();

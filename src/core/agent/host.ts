@@ -58,6 +58,9 @@ interface PendingQuestion<T> {
   resolve(answer: T): void;
 }
 
+/** A flush review on reset is worth its model call only once there was a real exchange (two turns). */
+const MIN_MESSAGES_TO_FLUSH = 4;
+
 /** Longest auto-title taken from the first message. */
 const TITLE_CHARS = 60;
 
@@ -232,6 +235,26 @@ export class AgentHost {
       live.record = outcome.child;
     }
     return outcome.history;
+  }
+
+  /**
+   * Ends a session (the user starts over: `/new`, a gateway reset). A conversation of any length first
+   * gets a flush review, so what was worth keeping reaches memory and skills before it goes out of view.
+   */
+  async endSession(sessionId: string, signal: AbortSignal = new AbortController().signal): Promise<void> {
+    const live = this.sessions.get(sessionId);
+    if (live === undefined) return;
+    if (live.turn !== null) throw new HearthError('usage', 'A turn is running in this session: interrupt it or wait for it to end first.');
+    const learning = this.options.learning;
+    if (learning !== undefined && live.history.length >= MIN_MESSAGES_TO_FLUSH) {
+      try {
+        await learning.flush(this.view(live), signal);
+      } catch (err) {
+        for (const listener of this.backgroundListeners) listener(live.record.id, { type: 'notice', level: 'warning', message: `Saving memories before the reset failed: ${errorMessage(err)}` });
+      }
+    }
+    this.options.store.endSession(live.record.id);
+    for (const [id, entry] of this.sessions) if (entry === live) this.sessions.delete(id);
   }
 
   /** Stops the running turn: the model stream, tools and their processes. False when nothing runs. */

@@ -28,7 +28,12 @@ export interface LearningSettings {
   nudges: NudgeThresholds;
   /** Reflection every this many user turns; null when the user model is off. */
   reflectEveryTurns: number | null;
+  /** Also reflect when a session has been idle this long after a turn (ms); null: never. */
+  idleReflectMs?: number | null;
 }
+
+/** A session quiet for five minutes has probably finished its task: a good moment to reflect. */
+export const DEFAULT_IDLE_REFLECT_MS = 5 * 60_000;
 
 /** The session a turn ran in, as the loop needs it to fork a review. */
 export interface SessionView {
@@ -59,6 +64,7 @@ export class LearningLoop {
   private readonly counters = new Map<string, NudgeCounters>();
   private readonly turnsSinceReflection = new Map<string, number>();
   private readonly running = new Map<string, Running>();
+  private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   private listener: Listener = () => undefined;
 
   constructor(
@@ -75,7 +81,10 @@ export class LearningLoop {
   afterTurn(view: SessionView, turnMessages: readonly ChatMessage[], interrupted: boolean): void {
     const counters = this.countersFor(view.sessionId);
     counters.recordTurn(turnMessages);
+    const turns = (this.turnsSinceReflection.get(view.sessionId) ?? 0) + 1;
+    this.turnsSinceReflection.set(view.sessionId, turns);
     if (interrupted) return;
+    this.armIdleReflection(view.sessionId);
     const due = this.settings.reviewEnabled ? counters.due(this.settings.nudges) : null;
     if (due !== null && !this.running.has(view.sessionId)) {
       counters.reset(due);
@@ -83,8 +92,6 @@ export class LearningLoop {
       return;
     }
     if (this.settings.reflectEveryTurns !== null && this.sources.reflect !== undefined) {
-      const turns = (this.turnsSinceReflection.get(view.sessionId) ?? 0) + 1;
-      this.turnsSinceReflection.set(view.sessionId, turns);
       if (turns >= this.settings.reflectEveryTurns && !this.running.has(view.sessionId)) {
         this.turnsSinceReflection.set(view.sessionId, 0);
         this.start(view.sessionId, (signal) => this.reflect(view.sessionId, signal));
@@ -117,7 +124,25 @@ export class LearningLoop {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
+    this.idleTimers.clear();
     await Promise.all([...this.running.keys()].map((id) => this.cancel(id)));
+  }
+
+  /** (Re)starts the session's idle clock; when it runs out with new turns unreflected, reflect. */
+  private armIdleReflection(sessionId: string): void {
+    const delay = this.settings.idleReflectMs === undefined ? DEFAULT_IDLE_REFLECT_MS : this.settings.idleReflectMs;
+    if (delay === null || this.settings.reflectEveryTurns === null || this.sources.reflect === undefined) return;
+    clearTimeout(this.idleTimers.get(sessionId));
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(sessionId);
+      if ((this.turnsSinceReflection.get(sessionId) ?? 0) === 0 || this.running.has(sessionId)) return;
+      this.turnsSinceReflection.set(sessionId, 0);
+      this.start(sessionId, (signal) => this.reflect(sessionId, signal));
+    }, delay);
+    // An idle timer must never keep a finished `hearth run` alive.
+    timer.unref();
+    this.idleTimers.set(sessionId, timer);
   }
 
   private countersFor(sessionId: string): NudgeCounters {
@@ -133,6 +158,8 @@ export class LearningLoop {
     const controller = new AbortController();
     const done = work(controller.signal)
       .catch((err: unknown) => {
+        // Cancelled on purpose (/new, shutdown, Ctrl+C): not a failure to report.
+        if (controller.signal.aborted) return;
         // Background work reports its own failures as events; this is the last line so nothing is silent.
         this.listener(sessionId, { type: 'notice', level: 'warning', message: `Background learning failed: ${errorMessage(err)}` });
       })

@@ -60,12 +60,20 @@ export class ToolRegistry {
  * mid-task), which also keeps their prompt short.
  */
 export const TOOLSETS: Readonly<Record<string, readonly string[]>> = {
-  default: ['read_file', 'write_file', 'patch', 'search_files', 'terminal', 'todo', 'clarify'],
-  lite: ['read_file', 'write_file', 'patch', 'terminal', 'todo'],
+  default: [
+    'read_file', 'write_file', 'patch', 'search_files', 'terminal', 'todo', 'clarify',
+    'memory', 'session_search', 'skills_list', 'skill_view', 'skills_search', 'skill_manage', 'user_model',
+  ],
+  lite: ['read_file', 'write_file', 'patch', 'terminal', 'todo', 'memory', 'skill_view', 'session_search'],
 };
 
 export interface BuiltinToolOptions {
   backend: ExecutionBackend;
+  /**
+   * Tools built elsewhere because they need the open store (memory, skills, session search, user
+   * model). A toolset names them; without them (tests, tools-only contexts) they are left out.
+   */
+  extra?: readonly AnyTool[];
   terminal?: Omit<TerminalToolOptions, 'backend'>;
   search?: SearchFilesOptions;
 }
@@ -85,6 +93,6 @@ export function builtinTools(options: BuiltinToolOptions): AnyTool[] {
 export function createToolset(name: string, options: BuiltinToolOptions): ToolRegistry {
   const names = TOOLSETS[name];
   if (names === undefined) throw new HearthError('usage', `unknown toolset "${name}"; known toolsets: ${Object.keys(TOOLSETS).join(', ')}`);
-  const all = new Map(builtinTools(options).map((tool) => [tool.name, tool]));
-  return new ToolRegistry(names.map((n) => all.get(n) as AnyTool));
+  const all = new Map([...builtinTools(options), ...(options.extra ?? [])].map((tool) => [tool.name, tool]));
+  return new ToolRegistry(names.flatMap((n) => all.get(n) ?? []));
 }

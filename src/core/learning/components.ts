@@ -1,0 +1,148 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import type { HearthConfig } from '../config/schema.js';
+import type { Embedder } from '../llm/embedder.js';
+import { createLocalEmbedder } from '../llm/providers/local-embedder.js';
+import type { ChatModel } from '../llm/types.js';
+import { memoryBudget, type MemoryLimits } from '../memory/budget.js';
+import { renderMemorySnapshot } from '../memory/snapshot.js';
+import { MemoryStore } from '../memory/store.js';
+import { EmbeddingIndex } from '../search/embedding-index.js';
+import { SessionSearch } from '../search/session-search.js';
+import { defaultSkillRoots, isProjectTrusted } from '../skills/discover.js';
+import { SkillService } from '../skills/service.js';
+import { SkillUsageStore } from '../skills/usage.js';
+import type { SqliteSessionStore } from '../store/session-store.js';
+import { createMemoryTool } from '../tools/memory.js';
+import { anyTool, type AnyTool } from '../tools/registry.js';
+import { createSessionSearchTool } from '../tools/session-search.js';
+import { createSkillTools } from '../tools/skills.js';
+import { createUserModelTool } from '../tools/user-model.js';
+import { UserFactStore } from '../user-model/facts.js';
+import { reflectOnUser } from '../user-model/reflect.js';
+import { renderUserModel } from '../user-model/render.js';
+import { LearningLoop } from './learning-loop.js';
+import { PendingWrites } from './pending-writes.js';
+
+export interface LearningComponents {
+  memory: MemoryStore;
+  limits: MemoryLimits;
+  facts: UserFactStore;
+  skills: SkillService;
+  pending: PendingWrites;
+  search: SessionSearch;
+  /** Tools the learning loop adds: memory, skills, session_search, user_model. */
+  tools: AnyTool[];
+  loop: LearningLoop;
+  dispose(): Promise<void>;
+}
+
+export interface LearningSetup {
+  home: string;
+  workspace: string;
+  config: HearthConfig;
+  store: SqliteSessionStore;
+  model: ChatModel;
+  /** The user's home directory (for `~/.agents/skills`); tests pass a temp folder. */
+  userHome?: string;
+}
+
+/**
+ * Builds everything the closed learning loop needs over one open store: curated memory, the user
+ * model, the skill library, staged writes, session search (with embeddings when configured), their
+ * tools, and the LearningLoop that schedules reviews and reflection. Config decides the budgets,
+ * thresholds and which writes wait for approval.
+ */
+export function createLearning(setup: LearningSetup): LearningComponents {
+  const { config, store, model, home } = setup;
+  const userHome = setup.userHome ?? homedir();
+  const limits = memoryBudget(config.memory, model.contextLength);
+  const memory = new MemoryStore(store.db, limits);
+  const facts = new UserFactStore(store.db);
+  const pending = new PendingWrites(store.db);
+  const skills = createSkillService({ home, workspace: setup.workspace, config, store, userHome });
+  const usage = skills.usage;
+
+  const { embedder, index } = semanticSearch(config, store, home);
+  const search = new SessionSearch(store, index === null ? {} : { semantic: async (query, k) => (await index.indexPending(), index.query(query, k)) });
+
+  const skillTools = createSkillTools({
+    getLibrary: () => skills.library(),
+    reload: () => skills.reload(),
+    usage,
+    home,
+    stage: config.skills.write_approval ? (kind, args, summary) => void pending.stage({ kind, sessionId: null, payload: args, summary }) : null,
+  });
+  const tools = [
+    anyTool(createMemoryTool({ memory, limits, stage: config.memory.write_approval ? (write) => pending.stage(write) : null })),
+    anyTool(createSessionSearchTool({ search })),
+    anyTool(skillTools.skillsList),
+    anyTool(skillTools.skillView),
+    anyTool(skillTools.skillsSearch),
+    anyTool(skillTools.skillManage),
+    anyTool(createUserModelTool({ facts })),
+  ];
+
+  const loop = new LearningLoop(
+    {
+      learnedContext: () => ({
+        skillsCatalog: skills.catalog(),
+        memory: renderMemorySnapshot(memory.snapshot(), limits),
+        user: renderUserModel(facts.list(), limits.user),
+      }),
+      skillHint: (text) => skills.hint(text),
+      ...(config.user_model.enabled
+        ? {
+            reflect: async (signal: AbortSignal) => {
+              const result = await reflectOnUser({ model, store, facts, signal });
+              return result.added.length + result.reinforced.length + result.superseded.length;
+            },
+          }
+        : {}),
+    },
+    {
+      reviewEnabled: config.review.enabled,
+      reviewIterations: config.review.max_iterations,
+      nudges: { skillIterations: config.skills.creation_nudge_interval, memoryTurns: config.memory.nudge_interval },
+      reflectEveryTurns: config.user_model.enabled ? config.user_model.reflect_every_turns : null,
+    },
+    store,
+  );
+
+  return {
+    memory,
+    limits,
+    facts,
+    skills,
+    pending,
+    search,
+    tools,
+    loop,
+    async dispose() {
+      await loop.close();
+      await embedder?.dispose();
+    },
+  };
+}
+
+/** The skill library for a home and workspace: roots by precedence, project roots only when trusted. */
+export function createSkillService(setup: Pick<LearningSetup, 'home' | 'workspace' | 'config' | 'store'> & { userHome: string }): SkillService {
+  const { home, config, userHome } = setup;
+  const roots = defaultSkillRoots({
+    home,
+    workspace: setup.workspace,
+    userHome,
+    externalDirs: config.skills.external_dirs,
+    projectTrusted: isProjectTrusted(setup.workspace, config.skills.trusted_projects, userHome),
+  });
+  return new SkillService({ roots, usage: new SkillUsageStore(setup.store.db), catalogSize: config.skills.catalog_size });
+}
+
+/** The embedding path, only when `search.embedding_model` names a GGUF. */
+function semanticSearch(config: HearthConfig, store: SqliteSessionStore, home: string): { embedder: Embedder | null; index: EmbeddingIndex | null } {
+  const path = config.search.embedding_model;
+  if (path === null) return { embedder: null, index: null };
+  // Relative paths are relative to HEARTH_HOME, like model paths (models/embed.gguf).
+  const embedder = createLocalEmbedder({ modelPath: resolve(home, path) });
+  return { embedder, index: new EmbeddingIndex(store.db, embedder) };
+}

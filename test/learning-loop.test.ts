@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { LearningLoop, type LearningSettings, type SessionView } from '../src/core/learning/learning-loop.js';
+import { LocalBackend } from '../src/core/exec/local.js';
+import type { ChatMessage } from '../src/core/llm/types.js';
+import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
+import { createToolset } from '../src/core/tools/registry.js';
+import type { AgentEvent } from '../src/shared/events.js';
+import { ScriptedModel } from './fixtures/scripted-model.js';
+import { createTempStore, type TempStore } from './fixtures/temp-store.js';
+
+/** When background learning runs: reflection every N turns and on idle, never after an interrupt, cancellable. */
+
+let temp: TempStore;
+const loops: LearningLoop[] = [];
+afterEach(async () => {
+  for (const loop of loops.splice(0)) await loop.close();
+  temp.cleanup();
+});
+
+const turn: ChatMessage[] = [
+  { role: 'user', content: 'hello' },
+  { role: 'assistant', content: 'hi' },
+];
+
+function setup(settings: Partial<LearningSettings>, reflect: (signal: AbortSignal) => Promise<number>) {
+  temp = createTempStore();
+  const store = temp.open();
+  const loop = new LearningLoop(
+    { learnedContext: () => ({}), skillHint: () => null, reflect },
+    { reviewEnabled: false, reviewIterations: 16, nudges: { skillIterations: 10, memoryTurns: 10 }, reflectEveryTurns: 2, idleReflectMs: null, ...settings },
+    store,
+  );
+  loops.push(loop);
+  const events: AgentEvent[] = [];
+  loop.onEvent((_id, event) => events.push(event));
+  const view: SessionView = {
+    sessionId: 's1',
+    model: new ScriptedModel([]),
+    systemPrompt: 'system',
+    history: turn,
+    tools: createToolset('lite', { backend: new LocalBackend() }),
+    approvals: new ApprovalPolicyBroker(),
+    workspace: temp.dir,
+  };
+  return { loop, events, view };
+}
+
+describe('learning loop scheduling', () => {
+  it('reflects every N delivered turns, reports changed facts, and skips interrupted turns', async () => {
+    let calls = 0;
+    const { loop, events, view } = setup({}, () => Promise.resolve(++calls));
+    loop.afterTurn(view, turn, false);
+    expect(loop.isBusy('s1')).toBe(false); // 1 of 2 turns
+    loop.afterTurn(view, turn, true); // counted, but an interrupted turn starts nothing
+    expect(loop.isBusy('s1')).toBe(false);
+    loop.afterTurn(view, turn, false);
+    await loop.idle('s1');
+    expect(calls).toBe(1);
+    expect(events).toEqual([{ type: 'learning', action: 'user_model_updated', target: 'user', message: 'User model updated (1 fact)' }]);
+  });
+
+  it('reflects after a session goes idle, without waiting for the Nth turn', async () => {
+    let calls = 0;
+    const { loop, view } = setup({ reflectEveryTurns: 100, idleReflectMs: 30 }, () => Promise.resolve(++calls && 0));
+    loop.afterTurn(view, turn, false);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    await loop.idle('s1');
+    // Catches an idle timer that never fires, or one that fires for sessions with nothing new.
+    expect(calls).toBe(1);
+  });
+
+  it('cancel aborts running background work quietly (a cancel is not a failure)', async () => {
+    const { loop, events, view } = setup({ reflectEveryTurns: 1 }, (signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted by cancel')))));
+    loop.afterTurn(view, turn, false);
+    expect(loop.isBusy('s1')).toBe(true);
+    await loop.cancel('s1');
+    expect(loop.isBusy('s1')).toBe(false);
+    expect(events).toEqual([]);
+  });
+
+  it('a background job that fails on its own is reported to the user, never swallowed', async () => {
+    const { loop, events, view } = setup({ reflectEveryTurns: 1 }, () => Promise.reject(new Error('model answered garbage')));
+    loop.afterTurn(view, turn, false);
+    await loop.idle('s1');
+    expect(events).toEqual([{ type: 'notice', level: 'warning', message: 'Background learning failed: model answered garbage' }]);
+  });
+});
