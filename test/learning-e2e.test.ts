@@ -143,9 +143,8 @@ describe('the learning loop closes across sessions', () => {
     expect(turn2.at(-1)).toMatchObject({ type: 'turn_end', reason: 'stop' });
     await engine2.host.learningIdle(s2);
 
-    const session2Requests = (server.requests.slice(requestsBefore) as { messages: WireMessage[] }[]).filter((r) =>
-      r.messages.some((m) => m.role === 'user' && m.content?.startsWith('Publish the docs again')) && !r.messages.some((m) => m.content?.includes('[Background review]')),
-    );
+    const lastUser = (r: { messages: WireMessage[] }) => [...r.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    const session2Requests = (server.requests.slice(requestsBefore) as { messages: WireMessage[] }[]).filter((r) => lastUser(r).startsWith('Publish the docs again'));
     // The request carried a hint naming the skill (relevance ranking, not only the catalog).
     const firstUser = session2Requests[0]!.messages.find((m) => m.role === 'user')!;
     expect(firstUser.content).toMatch(/Skills that look relevant[\s\S]*publish-docs/);

@@ -92,6 +92,14 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     throw err;
   }
   for (const skipped of learning.skills.library().skipped) warn(`Skill not loaded: ${skipped.path}: ${skipped.reason}`);
+  try {
+    for (const archived of learning.curateIfDue()) {
+      warn(`Archived the skill '${archived.name}' (created by Hearth, unused for ${archived.idleDays} days). Restore it with \`hearth skills restore ${archived.archivedName}\`.`);
+    }
+  } catch (err) {
+    // Housekeeping must not stop a session from starting; say what went wrong and carry on.
+    warn(`The skill curator could not run: ${errorMessage(err)}`);
+  }
   const approvals = new ApprovalPolicyBroker({
     mode: options.yolo ? 'off' : config.approvals.mode,
     timeoutMs: config.approvals.timeout_s * 1000,

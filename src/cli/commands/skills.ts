@@ -5,7 +5,10 @@ import { resolveHome } from '../../core/config/home.js';
 import { loadConfig } from '../../core/config/load.js';
 import { HearthError } from '../../core/errors.js';
 import { defaultSkillRoots, isProjectTrusted } from '../../core/skills/discover.js';
+import { listArchivedSkills, restoreSkill } from '../../core/skills/curator.js';
 import { installSkill } from '../../core/skills/install.js';
+import { SkillUsageStore } from '../../core/skills/usage.js';
+import { openStore } from '../../core/store/open-store.js';
 import { loadSkillLibrary } from '../../core/skills/library.js';
 import type { Skill, SkillIssue, SkillLibrary } from '../../core/skills/types.js';
 import { validateSkillDir } from '../../core/skills/validate.js';
@@ -16,7 +19,9 @@ export const skillsHelp = `Usage:
   hearth skills list [--json]                 skills by precedence, with warnings, collisions and skipped folders
   hearth skills show <name> [--json]          one skill: its SKILL.md path, frontmatter and body
   hearth skills validate <dir> [--json]       strict Agent Skills check: exit 0 valid, 1 invalid
-  hearth skills install <dir> [--force] [--json]   copy a skill folder into HEARTH_HOME/skills`;
+  hearth skills install <dir> [--force] [--json]   copy a skill folder into HEARTH_HOME/skills
+  hearth skills archived [--json]             skills the curator or the agent archived (never deleted)
+  hearth skills restore <archived-name>       bring an archived skill back`;
 
 export async function skillsCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('skills', argv, { json: { type: 'boolean' }, force: { type: 'boolean' } });
@@ -38,6 +43,11 @@ export async function skillsCommand(argv: string[], io: CliIO): Promise<number> 
     case 'install':
       if (!arg) throw new HearthError('usage', 'hearth skills install needs a skill folder, e.g. hearth skills install ./my-skill');
       return installCommand(io, resolve(io.cwd, arg), values.force === true, json);
+    case 'archived':
+      return archivedCommand(io, json);
+    case 'restore':
+      if (!arg) throw new HearthError('usage', 'hearth skills restore needs an archived name (see `hearth skills archived`).');
+      return restoreCommand(io, arg);
     default:
       throw new HearthError('usage', `Unknown skills action "${action ?? ''}".\n${skillsHelp}`);
   }
@@ -153,4 +163,24 @@ function formatIssue(issue: SkillIssue): string {
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function archivedCommand(io: CliIO, json: boolean): number {
+  const archived = listArchivedSkills(resolveHome(io.env));
+  if (json) io.out(`${JSON.stringify(archived)}\n`);
+  else io.out(archived.length ? archived.map((a) => `${a.archivedName}  (${a.name})`).join('\n') + '\n' : 'No archived skills.\n');
+  return 0;
+}
+
+function restoreCommand(io: CliIO, archivedName: string): number {
+  const home = resolveHome(io.env);
+  const store = openStore(home, { env: io.env });
+  try {
+    // Usage is updated too, so the curator does not archive it again at once.
+    const restored = restoreSkill(home, archivedName, new SkillUsageStore(store.db));
+    io.out(`Restored '${restored.name}' to ${restored.dir}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
 }

@@ -9,6 +9,7 @@ import { renderMemorySnapshot } from '../memory/snapshot.js';
 import { MemoryStore } from '../memory/store.js';
 import { EmbeddingIndex } from '../search/embedding-index.js';
 import { SessionSearch } from '../search/session-search.js';
+import { curateSkills, type CuratedSkill } from '../skills/curator.js';
 import { defaultSkillRoots, isProjectTrusted } from '../skills/discover.js';
 import { SkillService } from '../skills/service.js';
 import { SkillUsageStore } from '../skills/usage.js';
@@ -34,8 +35,14 @@ export interface LearningComponents {
   /** Tools the learning loop adds: memory, skills, session_search, user_model. */
   tools: AnyTool[];
   loop: LearningLoop;
+  /** Runs the skill curator when a week has passed since its last run; returns what it archived. */
+  curateIfDue(now?: number): CuratedSkill[];
   dispose(): Promise<void>;
 }
+
+/** The curator's interval, as Hermes Agent's (`interval_hours` 168). */
+export const CURATOR_INTERVAL_MS = 7 * 24 * 3_600_000;
+const CURATOR_LAST_RUN = 'skills.curator_last_run';
 
 export interface LearningSetup {
   home: string;
@@ -118,6 +125,16 @@ export function createLearning(setup: LearningSetup): LearningComponents {
     search,
     tools,
     loop,
+    curateIfDue(now = Date.now()) {
+      const last = Number(store.db.prepare<[string], { value: string }>('SELECT value FROM learning_state WHERE key = ?').get(CURATOR_LAST_RUN)?.value ?? 0);
+      if (now - last < CURATOR_INTERVAL_MS) return [];
+      const archived = curateSkills({ library: skills.library(), usage, home, now, archiveAfterDays: config.skills.archive_after_days });
+      store.db
+        .prepare('INSERT INTO learning_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+        .run(CURATOR_LAST_RUN, String(now));
+      if (archived.length > 0) skills.reload();
+      return archived;
+    },
     async dispose() {
       await loop.close();
       await embedder?.dispose();
