@@ -71,8 +71,8 @@ describe('hearth run', () => {
     expect((JSON.parse(listed.stdout) as { id: string }[]).map((s) => s.id)).toEqual([out.session_id]);
     const shown = JSON.parse((await runHearth(['sessions', 'show', out.session_id, '--json'], { env })).stdout) as { messages: unknown[] };
     expect(shown.messages).toHaveLength(4);
-    const hits = JSON.parse((await runHearth(['sessions', 'search', 'said', '--json'], { env })).stdout) as { sessionId: string }[];
-    expect(hits[0]?.sessionId).toBe(out.session_id);
+    const hits = JSON.parse((await runHearth(['sessions', 'search', 'said', '--json'], { env })).stdout) as { session: { id: string } }[];
+    expect(hits[0]?.session.id).toBe(out.session_id);
   });
 
   // Catches a failure that exits 0 or hides its reason.

@@ -37,7 +37,7 @@ description: Build the docs folder into a static site and publish it to ./site. 
 const PREFERENCE = 'Prefers British spelling and short answers.';
 
 /** Answers by looking at the conversation, so the order background work runs in cannot derail it. */
-function learningScript(state: { session1Id?: string }): (body: unknown) => ScriptedTurn {
+function learningScript(): (body: unknown) => ScriptedTurn {
   return (body) => {
     const messages = (body as { messages: WireMessage[] }).messages;
     const last = messages.at(-1)!;
@@ -89,8 +89,7 @@ async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
 
 describe('the learning loop closes across sessions', () => {
   it('session 1 teaches a preference and a workflow; session 2 has both and finds session 1', async () => {
-    const state: { session1Id?: string } = {};
-    const server = await startScriptedOpenAIServer(learningScript(state));
+    const server = await startScriptedOpenAIServer(learningScript());
     cleanups.push(() => server.close());
     const env = freshHomeEnv();
     const home = env.HEARTH_HOME as string;
@@ -108,7 +107,6 @@ describe('the learning loop closes across sessions', () => {
     const background: AgentEvent[] = [];
     engine.host.onBackgroundEvent((_id, event) => background.push(event));
     const s1 = engine.host.startSession({ source: 'cli' });
-    state.session1Id = s1;
     const turn1 = await drain(engine.host.send(s1, 'Please build and publish the docs. I prefer British spelling and short answers.'));
     expect(turn1.at(-1)).toMatchObject({ type: 'turn_end', reason: 'stop', final: 'Published: site/index.md.' });
     expect(engine.host.systemPrompt(s1)).not.toContain('publish-docs'); // nothing learned yet

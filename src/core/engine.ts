@@ -77,7 +77,15 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   try {
     store = openStore(home, { env: options.env });
     try {
-      learning = createLearning({ home, workspace: options.workspace, config, store, model, ...(options.userHome === undefined ? {} : { userHome: options.userHome }) });
+      learning = createLearning({
+        home,
+        workspace: options.workspace,
+        config,
+        store,
+        model,
+        onWarning: warn,
+        ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
+      });
       tools = createToolset(config.agent.toolset, {
         backend: new LocalBackend(),
         terminal: { outputLimit: config.terminal.output_limit_chars, defaultTimeoutSeconds: config.terminal.timeout_s },

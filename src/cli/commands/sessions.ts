@@ -1,5 +1,7 @@
 import { resolveHome } from '../../core/config/home.js';
 import { HearthError } from '../../core/errors.js';
+import { renderSearchResult } from '../../core/search/render-results.js';
+import { SEARCH_LIMITS, SessionSearch } from '../../core/search/session-search.js';
 import { openStore } from '../../core/store/open-store.js';
 import type { SessionRecord, StoredMessage } from '../../core/store/types.js';
 import { parseCommandArgs } from '../args.js';
@@ -8,7 +10,7 @@ import type { CliIO } from '../io.js';
 export const sessionsHelp = `Usage:
   hearth sessions list [--limit N] [--json]      recent sessions, newest first
   hearth sessions show <id> [--json]             one session's messages
-  hearth sessions search "<query>" [--limit N] [--json]   full-text search over every message`;
+  hearth sessions search "<query>" [--limit N] [--json]   ranked search over every session (what session_search shows the agent)`;
 
 export async function sessionsCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('sessions', argv, { json: { type: 'boolean' }, limit: { type: 'string' } });
@@ -39,9 +41,10 @@ export async function sessionsCommand(argv: string[], io: CliIO): Promise<number
       }
       case 'search': {
         if (!arg?.trim()) throw new HearthError('usage', 'hearth sessions search needs a query, e.g. hearth sessions search "docker compose"');
-        const hits = store.search(arg, { limit: limit ?? 20 });
-        if (json) io.out(`${JSON.stringify(hits)}\n`);
-        else io.out(hits.length ? hits.map((h) => `${h.sessionId}  #${h.messageId} ${h.role}: ${h.snippet.replace(/\s+/g, ' ')}`).join('\n') + '\n' : 'No matches.\n');
+        // The same ranking and result shape the session_search tool gives the model.
+        const result = await new SessionSearch(store).discover(arg, Math.min(limit ?? SEARCH_LIMITS.defaultHits, SEARCH_LIMITS.maxHits));
+        if (json) io.out(`${JSON.stringify(result.hits)}\n`);
+        else io.out(result.hits.length ? `${renderSearchResult(result)}\n` : 'No matches.\n');
         return 0;
       }
       default:

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { HearthConfig } from '../config/schema.js';
+import { errorMessage, isHearthError } from '../errors.js';
 import type { Embedder } from '../llm/embedder.js';
 import { createLocalEmbedder } from '../llm/providers/local-embedder.js';
 import type { ChatModel } from '../llm/types.js';
@@ -8,7 +9,7 @@ import { memoryBudget, type MemoryLimits } from '../memory/budget.js';
 import { renderMemorySnapshot } from '../memory/snapshot.js';
 import { MemoryStore } from '../memory/store.js';
 import { EmbeddingIndex } from '../search/embedding-index.js';
-import { SessionSearch } from '../search/session-search.js';
+import { SessionSearch, type SemanticSearch } from '../search/session-search.js';
 import { curateSkills, type CuratedSkill } from '../skills/curator.js';
 import { defaultSkillRoots, isProjectTrusted } from '../skills/discover.js';
 import { SkillService } from '../skills/service.js';
@@ -52,7 +53,12 @@ export interface LearningSetup {
   model: ChatModel;
   /** The user's home directory (for `~/.agents/skills`); tests pass a temp folder. */
   userHome?: string;
+  /** Problems that degrade but do not stop learning (an embedding model that fails to load). */
+  onWarning?: (message: string) => void;
 }
+
+/** Messages embedded per search at most, so a first search over a long history stays bounded. */
+const INDEX_PER_SEARCH = 200;
 
 /**
  * Builds everything the closed learning loop needs over one open store: curated memory, the user
@@ -71,7 +77,7 @@ export function createLearning(setup: LearningSetup): LearningComponents {
   const usage = skills.usage;
 
   const { embedder, index } = semanticSearch(config, store, home);
-  const search = new SessionSearch(store, index === null ? {} : { semantic: async (query, k) => (await index.indexPending(), index.query(query, k)) });
+  const search = new SessionSearch(store, index === null ? {} : { semantic: semanticOrNothing(index, setup.onWarning ?? (() => undefined)) });
 
   const skillTools = createSkillTools({
     getLibrary: () => skills.library(),
@@ -139,6 +145,25 @@ export function createLearning(setup: LearningSetup): LearningComponents {
       await loop.close();
       await embedder?.dispose();
     },
+  };
+}
+
+/**
+ * The semantic half of session search: index what is new (bounded), then query. When the embedding
+ * model fails (bad GGUF, crashed host), search carries on with bm25 alone and the user is told once.
+ */
+function semanticOrNothing(index: EmbeddingIndex, warn: (message: string) => void): SemanticSearch {
+  let warned = false;
+  return async (query, k) => {
+    try {
+      await index.indexPending(INDEX_PER_SEARCH);
+      return await index.query(query, k);
+    } catch (err) {
+      if (isHearthError(err, 'aborted')) throw err;
+      if (!warned) warn(`Semantic search is off for now, keyword search still works: ${errorMessage(err)}`);
+      warned = true;
+      return [];
+    }
   };
 }
 
