@@ -1,13 +1,13 @@
 import type { AgentEvent } from '../../shared/events.js';
 import { errorMessage } from '../errors.js';
 import type { LearnedContext } from '../agent/prompt.js';
-import type { ChatMessage, ChatModel } from '../llm/types.js';
-import type { ApprovalBroker } from '../safety/approvals/broker.js';
+import type { ChatMessage } from '../llm/types.js';
 import type { SessionStore } from '../store/types.js';
-import type { ToolRegistry } from '../tools/registry.js';
 import { NudgeCounters, type NudgeThresholds } from './nudges.js';
 import type { ReviewPurpose } from './review-prompts.js';
-import { runReview, type ReviewResult } from './review.js';
+import { runReview, type ReviewResult, type SessionView } from './review.js';
+
+export type { SessionView } from './review.js';
 
 /**
  * What the learning loop reads and writes, as plain functions: the engine wires them to the memory
@@ -35,16 +35,6 @@ export interface LearningSettings {
 /** A session quiet for five minutes has probably finished its task: a good moment to reflect. */
 export const DEFAULT_IDLE_REFLECT_MS = 5 * 60_000;
 
-/** The session a turn ran in, as the loop needs it to fork a review. */
-export interface SessionView {
-  sessionId: string;
-  model: ChatModel;
-  systemPrompt: string;
-  history: readonly ChatMessage[];
-  tools: ToolRegistry;
-  approvals: ApprovalBroker;
-  workspace: string;
-}
 
 type Listener = (sessionId: string, event: AgentEvent) => void;
 

@@ -10,8 +10,9 @@ import { reviewPrompt, type ReviewPurpose } from './review-prompts.js';
 export const REVIEW_TOOLS = ['memory', 'skills_list', 'skills_search', 'skill_view', 'skill_manage'] as const;
 export const DEFAULT_REVIEW_ITERATIONS = 16;
 
-export interface ReviewOptions {
-  purpose: ReviewPurpose;
+/** The session a review looks at, as the agent host hands it over. */
+export interface SessionView {
+  sessionId: string;
   model: ChatModel;
   /** The session's own system prompt, unchanged, so providers' prompt caches hit the same prefix. */
   systemPrompt: string;
@@ -21,6 +22,10 @@ export interface ReviewOptions {
   tools: ToolRegistry;
   approvals: ApprovalBroker;
   workspace: string;
+}
+
+export interface ReviewOptions extends Omit<SessionView, 'sessionId'> {
+  purpose: ReviewPurpose;
   /** Model sequence key. Distinct from the session's own so a review never races the user's turn on one sequence. */
   sessionKey: string;
   loadedSkills: readonly string[];

@@ -3,57 +3,11 @@
  * `model-host/embed-main`), validates what it sends, and reports the process dying. The process
  * plumbing (`HostChild`, exit reports) is the chat model host's, reused as is.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { embedHostEventSchema, type EmbedHostEvent, type EmbedHostRequest } from '../../../shared/embed-host-protocol.js';
-import type { HostChild, HostExit, HostSpawner } from './local-process.js';
+import { forkHostModule, type HostChild, type HostExit, type HostSpawner } from './local-process.js';
 
-const STDERR_TAIL_CHARS = 2000;
-
-/** `src/model-host/embed-main.ts` through tsx when Hearth runs from source, `dist/model-host/embed-main.js` when built. */
-function embedHostEntry(): { path: string; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const path = fileURLToPath(new URL(`../../../model-host/embed-main.${fromSource ? 'ts' : 'js'}`, import.meta.url));
-  if (!fromSource) return { path, execArgv: [] };
-  // Resolve tsx from this file, not from whatever directory the user happens to run Hearth in.
-  const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return { path, execArgv: ['--import', tsxLoader] };
-}
-
-/** The embedding host as a `child_process.fork` child, its stderr tail kept for crash reports. */
-export const forkEmbedHostChild: HostSpawner = () => {
-  const entry = embedHostEntry();
-  const child: ChildProcess = fork(entry.path, [], { execArgv: entry.execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
-  let stderrTail = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => {
-    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
-  });
-  const exitListeners: ((exit: HostExit) => void)[] = [];
-  let exited = false;
-  const fireExit = (code: number | null, signal: NodeJS.Signals | null): void => {
-    if (exited) return;
-    exited = true;
-    for (const listener of exitListeners) listener({ code, signal, stderrTail });
-  };
-  // 'close', not 'exit': it waits for stderr to drain, so llama.cpp's last words (GGML_ASSERT …) are in the tail.
-  child.on('close', fireExit);
-  // A failure to spawn arrives as 'error', possibly with no 'exit' after it.
-  child.on('error', (err) => {
-    stderrTail += `\n${err.message}`;
-    fireExit(null, null);
-  });
-  return {
-    pid: child.pid,
-    postMessage: (message) => {
-      if (!exited && child.connected) child.send(message as object);
-    },
-    onMessage: (listener) => child.on('message', listener),
-    onExit: (listener) => exitListeners.push(listener),
-    kill: () => child.kill('SIGKILL'),
-  };
-};
+/** The embedding host (`model-host/embed-main`), forked like the chat model host. */
+export const forkEmbedHostChild: HostSpawner = () => forkHostModule('embed-main');
 
 export class EmbedHostProcess {
   private readonly listeners = new Set<(event: EmbedHostEvent) => void>();

@@ -7,9 +7,9 @@ const GGUF_MAGIC = Buffer.from('GGUF', 'ascii');
 /**
  * Throws `model_load_failed` naming `path` when it is missing, a directory, unreadable, or does not
  * start with the GGUF magic (a .safetensors file, an HTML error page saved as .gguf, …).
- * `what` names the model in the message ("local model", "embedding model").
+ * `what` names the model in the message ("local model", "embedding model"); `hint` says what to do instead.
  */
-export async function assertGgufFile(path: string, what: string): Promise<void> {
+export async function assertGgufFile(path: string, what: string, hint = ''): Promise<void> {
   let head: Buffer;
   try {
     const file = await open(path, 'r');
@@ -26,6 +26,6 @@ export async function assertGgufFile(path: string, what: string): Promise<void> 
     throw new HearthError('model_load_failed', `Cannot load ${what} ${path}: ${reason}.`, { cause: err });
   }
   if (!head.equals(GGUF_MAGIC)) {
-    throw new HearthError('model_load_failed', `Cannot load ${what} ${path}: it is not a GGUF file (it does not start with "GGUF").`);
+    throw new HearthError('model_load_failed', `Cannot load ${what} ${path}: it is not a GGUF file (it does not start with "GGUF").${hint ? ` ${hint}` : ''}`);
   }
 }

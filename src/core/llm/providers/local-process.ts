@@ -17,10 +17,13 @@ export interface HostExit {
 
 const STDERR_TAIL_CHARS = 2000;
 
-/** `src/model-host/main.ts` run through tsx when Hearth runs from source, `dist/model-host/main.js` when built. */
-function hostEntry(): { path: string; execArgv: string[] } {
+/** A host entry module in `src/model-host/`: the chat model host, or the embedding host. */
+export type HostModule = 'main' | 'embed-main';
+
+/** `src/model-host/<module>.ts` run through tsx when Hearth runs from source, `dist/model-host/<module>.js` when built. */
+function hostEntry(module: HostModule): { path: string; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith('.ts');
-  const path = fileURLToPath(new URL(`../../../model-host/main.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  const path = fileURLToPath(new URL(`../../../model-host/${module}.${fromSource ? 'ts' : 'js'}`, import.meta.url));
   if (!fromSource) return { path, execArgv: [] };
   // Resolve tsx from this file, not from whatever directory the user happens to run Hearth in.
   const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -48,9 +51,9 @@ export interface HostChild {
 
 export type HostSpawner = () => HostChild;
 
-/** The model host as a `child_process.fork` child, its stderr tail kept for crash reports. */
-export const forkHostChild: HostSpawner = () => {
-  const entry = hostEntry();
+/** A host module as a `child_process.fork` child, its stderr tail kept for crash reports. */
+export function forkHostModule(module: HostModule): HostChild {
+  const entry = hostEntry(module);
   const child: ChildProcess = fork(entry.path, [], { execArgv: entry.execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
   let stderrTail = '';
   child.stderr?.setEncoding('utf8');
@@ -80,7 +83,10 @@ export const forkHostChild: HostSpawner = () => {
     onExit: (listener) => exitListeners.push(listener),
     kill: () => child.kill('SIGKILL'),
   };
-};
+}
+
+/** The chat model host (`model-host/main`). */
+export const forkHostChild: HostSpawner = () => forkHostModule('main');
 
 export class ModelHostProcess {
   private readonly listeners = new Set<(event: HostEvent) => void>();

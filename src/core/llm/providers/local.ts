@@ -4,9 +4,9 @@
  * host down); the engine sees a typed error instead of a crash.
  */
 import { randomUUID } from 'node:crypto';
-import { open } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { abortError, errorMessage, HearthError } from '../../errors.js';
+import { abortError, HearthError } from '../../errors.js';
+import { assertGgufFile } from './gguf-file.js';
 import type { ChatModel, ChatRequest, ModelEvent } from '../types.js';
 import type { HostErrorCode, HostEvent, LoadedInfo } from '../../../shared/model-host-protocol.js';
 import { describeExit, ModelHostProcess, type HostSpawner } from './local-process.js';
@@ -31,31 +31,8 @@ export function defaultLocalThreads(cores = availableParallelism()): number {
   return Math.max(1, Math.min(4, cores - 1));
 }
 
-const GGUF_MAGIC = Buffer.from('GGUF', 'ascii');
 const DEFAULT_MAX_TOKENS = 2048;
 const DEFAULT_TEMPERATURE = 0.7;
-
-/** Reject a missing or non-GGUF file here, before a host process is spent on it. */
-async function assertGgufFile(path: string): Promise<void> {
-  let head: Buffer;
-  try {
-    const file = await open(path, 'r');
-    try {
-      head = Buffer.alloc(4);
-      const { bytesRead } = await file.read(head, 0, 4, 0);
-      head = head.subarray(0, bytesRead);
-    } finally {
-      await file.close();
-    }
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'the file does not exist' : code === 'EISDIR' ? 'it is a directory' : errorMessage(err);
-    throw new HearthError('model_load_failed', `Cannot load local model ${path}: ${reason}.`, { cause: err });
-  }
-  if (!head.equals(GGUF_MAGIC)) {
-    throw new HearthError('model_load_failed', `Cannot load local model ${path}: it is not a GGUF file (it does not start with "GGUF"). Download a .gguf model, e.g. Hermes 3.`);
-  }
-}
 
 /** Push-to-pull bridge from host events to the `for await` in `stream`. */
 class EventQueue {
@@ -113,7 +90,7 @@ export class LocalModel implements ChatModel {
   /** Start a host and load the model; resolves once `loaded` arrives. */
   private async startHost(): Promise<ModelHostProcess> {
     const { modelPath } = this.options;
-    await assertGgufFile(modelPath);
+    await assertGgufFile(modelPath, 'local model', 'Download a .gguf model, e.g. Hermes 3.');
     const host = ModelHostProcess.start(this.options.spawnHost);
     this.host = host;
     host.onExit(() => {
