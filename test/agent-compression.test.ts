@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SUMMARY_MARKER } from '../src/core/agent/compression/index.js';
 import { SUMMARY_SYSTEM_PROMPT } from '../src/core/agent/compression/summarize.js';
 import { AgentHost } from '../src/core/agent/host.js';
+import { conversationThreshold } from '../src/core/agent/session-compaction.js';
 import { defaultConfig } from '../src/core/config/schema.js';
 import { LocalBackend } from '../src/core/exec/local.js';
 import type { ChatRequest } from '../src/core/llm/types.js';
@@ -132,5 +133,14 @@ describe('compression in the agent host', () => {
     const sent = last.messages.map((m) => m.content).join('\n');
     for (const turn of [1, 2, 3, 4]) expect(sent).toContain(longAnswer(turn));
     expect(events.at(-1)).toMatchObject({ type: 'turn_end', reason: 'stop' });
+  });
+});
+
+describe('the compression trigger leaves room for the conversation', () => {
+  it('applies the threshold to the window minus the fixed prompt, within bounds', () => {
+    // Catches a plain 50 % trigger on an 8K model whose prompt and tools already take ~2.7K tokens.
+    expect(conversationThreshold(0.5, 2690, 8192)).toBeCloseTo((2690 + 0.5 * (8192 - 2690)) / 8192, 5);
+    expect(conversationThreshold(0.5, 0, 8192)).toBe(0.5);
+    expect(conversationThreshold(0.5, 8000, 8192)).toBe(0.85); // never so late that the reply has no room
   });
 });

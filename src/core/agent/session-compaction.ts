@@ -17,6 +17,20 @@ export interface CompactionOutcome {
   child: SessionRecord | null;
 }
 
+/** However large the fixed part, leave this share of the window for the reply and the next tool result. */
+const MAX_EFFECTIVE_THRESHOLD = 0.85;
+
+/**
+ * `compression.threshold` applied to the part of the window the conversation can use. The system prompt
+ * and tool schemas are a fixed cost compression cannot shrink: on an 8K local model they take about a
+ * third of the window, and a plain 50 % trigger would compress after a couple of exchanges, again and
+ * again. So the trigger is fixed + threshold × (window − fixed), as a fraction of the window.
+ */
+export function conversationThreshold(threshold: number, fixedTokens: number, contextLength: number): number {
+  const usable = Math.max(0, contextLength - fixedTokens);
+  return Math.min(MAX_EFFECTIVE_THRESHOLD, Math.max(threshold, (fixedTokens + threshold * usable) / contextLength));
+}
+
 /** After a failed or unhelpful compression, wait for this many new messages before trying again. */
 const RETRY_AFTER_MESSAGES = 4;
 
@@ -49,9 +63,10 @@ export class SessionCompactor {
     emit: (event: AgentEvent) => void,
     options: { force?: boolean; focus?: string } = {},
   ): Promise<CompactionOutcome | null> {
-    const { config, model, tools, store } = this.deps;
+    const { model, tools, store } = this.deps;
     const contextLength = model.contextLength;
-    if (!config.enabled || contextLength === undefined) return null;
+    if (!this.deps.config.enabled || contextLength === undefined) return null;
+    const config = { ...this.deps.config, threshold: conversationThreshold(this.deps.config.threshold, estimateTokens(session.systemPrompt, [], tools.schemas()), contextLength) };
     if (!options.force) {
       const failedAt = this.failedAt.get(session.record.id);
       if (failedAt !== undefined && conversation.length < failedAt + RETRY_AFTER_MESSAGES) return null;
