@@ -55,6 +55,12 @@ describe('review prompt and loaded skills', () => {
     expect(prompt).not.toMatch(/memory` tool/); // a skill review does not ask for memory writes
   });
 
+  it('a review is never told to use a tool it does not have', () => {
+    const prompt = reviewPrompt('combined', [], ['memory', 'skill_view']);
+    expect(prompt).toMatch(/memory` tool/);
+    expect(prompt).not.toMatch(/skill_manage/);
+  });
+
   it('a flush review says the context is about to be compressed and asks for memory and skills', () => {
     const prompt = reviewPrompt('flush', []);
     expect(prompt).toMatch(/about to be compressed/);

@@ -16,7 +16,7 @@ import { SkillService } from '../skills/service.js';
 import { SkillUsageStore } from '../skills/usage.js';
 import type { SqliteSessionStore } from '../store/session-store.js';
 import { createMemoryTool } from '../tools/memory.js';
-import { anyTool, type AnyTool } from '../tools/registry.js';
+import { anyTool, ToolRegistry, type AnyTool } from '../tools/registry.js';
 import { createSessionSearchTool } from '../tools/session-search.js';
 import { createSkillTools } from '../tools/skills.js';
 import { createUserModelTool } from '../tools/user-model.js';
@@ -120,6 +120,7 @@ export function createLearning(setup: LearningSetup): LearningComponents {
       reflectEveryTurns: config.user_model.enabled ? config.user_model.reflect_every_turns : null,
     },
     store,
+    new ToolRegistry(tools),
   );
 
   return {

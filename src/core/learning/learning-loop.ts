@@ -3,6 +3,7 @@ import { errorMessage } from '../errors.js';
 import type { LearnedContext } from '../agent/prompt.js';
 import type { ChatMessage } from '../llm/types.js';
 import type { SessionStore } from '../store/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { NudgeCounters, type NudgeThresholds } from './nudges.js';
 import type { ReviewPurpose } from './review-prompts.js';
 import { runReview, type ReviewResult, type SessionView } from './review.js';
@@ -61,6 +62,11 @@ export class LearningLoop {
     readonly sources: LearningSources,
     private readonly settings: LearningSettings,
     private readonly store: SessionStore,
+    /**
+     * The tools reviews get, whatever the session's toolset: a `lite` session leaves skill_manage out
+     * of its own prompt, but its reviews still need it. Default: the session's registry.
+     */
+    private readonly reviewTools?: ToolRegistry,
   ) {}
 
   onEvent(listener: Listener): void {
@@ -168,7 +174,7 @@ export class LearningLoop {
         model: view.model,
         systemPrompt: view.systemPrompt,
         history: view.history,
-        tools: view.tools,
+        tools: this.reviewTools ?? view.tools,
         approvals: view.approvals,
         workspace: view.workspace,
         sessionKey: audit.id,

@@ -28,10 +28,15 @@ const RULES = [
   'When nothing is worth saving, reply exactly "Nothing to save." and stop.',
 ].join(' ');
 
-export function reviewPrompt(purpose: ReviewPurpose, loadedSkills: readonly string[]): string {
+/**
+ * The review's instructions. `tools` are the tools it really has: a part whose tool is missing is left
+ * out, so the model is never told to call something it cannot.
+ */
+export function reviewPrompt(purpose: ReviewPurpose, loadedSkills: readonly string[], tools: readonly string[] = ['memory', 'skill_manage']): string {
   const loaded = loadedSkills.length === 0 ? 'No skill was loaded in this session.' : `Skills loaded in this session: ${loadedSkills.join(', ')}.`;
-  const parts =
-    purpose === 'memory' ? [MEMORY_PART] : purpose === 'skill' ? [SKILL_PART, loaded] : [MEMORY_PART, SKILL_PART, loaded];
+  const memory = purpose !== 'skill' && tools.includes('memory') ? [MEMORY_PART] : [];
+  const skills = purpose !== 'memory' && tools.includes('skill_manage') ? [SKILL_PART, loaded] : [];
+  const parts = [...memory, ...skills];
   const opening =
     purpose === 'flush'
       ? '[Background review] The earlier part of this conversation is about to be compressed into a summary. Before that happens, save anything worth keeping.'

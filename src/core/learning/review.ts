@@ -53,14 +53,17 @@ export interface ReviewResult {
  */
 export async function runReview(options: ReviewOptions): Promise<ReviewResult> {
   const tools = options.tools.subset(REVIEW_TOOLS);
-  if (tools.names().length === 0) throw new HearthError('usage', 'A background review needs the memory or skill tools, and this toolset has neither.');
+  const names = tools.names();
+  if (!names.includes('memory') && !names.includes('skill_manage')) {
+    throw new HearthError('usage', 'A background review needs the memory or skill_manage tool, and its toolset has neither.');
+  }
   const updates: ReviewResult['updates'] = [];
   const result = await runTurn({
     sessionId: options.sessionKey,
     workspace: options.workspace,
     systemPrompt: options.systemPrompt,
     history: options.history,
-    userText: reviewPrompt(options.purpose, options.loadedSkills),
+    userText: reviewPrompt(options.purpose, options.loadedSkills, names),
     model: options.model,
     tools,
     approvals: options.approvals,
