@@ -109,7 +109,8 @@ export class AgentHost {
 
   /** Resolves when the session's background learning (review, reflection) has finished. */
   async learningIdle(sessionId: string): Promise<void> {
-    await this.options.learning?.idle(sessionId);
+    // After compression the work is keyed by the child session the conversation continued in.
+    await this.options.learning?.idle(this.sessions.get(sessionId)?.record.id ?? sessionId);
   }
 
   startSession(input: { source: SessionSource; title?: string }): string {
