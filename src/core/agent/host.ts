@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../../shared/events.js';
-import { HearthError, abortError, errorMessage } from '../errors.js';
+import { HearthError, errorMessage } from '../errors.js';
 import type { ChatMessage, ChatModel, Usage } from '../llm/types.js';
-import type { ApprovalDecision, ApprovalRequest } from '../safety/approvals/broker.js';
+import type { ApprovalDecision } from '../safety/approvals/broker.js';
 import type { ApprovalPolicyBroker } from '../safety/approvals/policy.js';
 import type { SessionRecord, SessionSource, SessionStore, StoredMessage } from '../store/types.js';
-import type { ClarifyRequest } from '../tools/define.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { LearningLoop, SessionView } from '../learning/learning-loop.js';
 import { EventChannel } from './event-channel.js';
@@ -15,6 +13,7 @@ import type { CompressionConfig } from './compression/index.js';
 import { buildSystemPrompt } from './prompt.js';
 import { SessionCompactor } from './session-compaction.js';
 import { SteerQueue } from './steer-queue.js';
+import { UserQuestions } from './user-questions.js';
 
 export interface AgentHostOptions {
   store: SessionStore;
@@ -53,11 +52,6 @@ interface LiveSession {
   turn: RunningTurn | null;
 }
 
-interface PendingQuestion<T> {
-  sessionId: string;
-  resolve(answer: T): void;
-}
-
 /** A flush review on reset is worth its model call only once there was a real exchange (two turns). */
 const MIN_MESSAGES_TO_FLUSH = 4;
 
@@ -76,14 +70,13 @@ const TITLE_CHARS = 60;
  */
 export class AgentHost {
   private readonly sessions = new Map<string, LiveSession>();
-  private readonly approvals = new Map<string, PendingQuestion<ApprovalDecision>>();
-  private readonly clarifications = new Map<string, PendingQuestion<string>>();
+  private readonly questions = new UserQuestions((sessionId) => this.sessions.get(sessionId)?.turn?.channel ?? null);
   private readonly backgroundListeners = new Set<BackgroundListener>();
   private readonly compactor: SessionCompactor | null;
   private closed = false;
 
   constructor(private readonly options: AgentHostOptions) {
-    options.approvals.setPromptHandler((request, signal) => this.askApproval(request, signal));
+    options.approvals.setPromptHandler((request, signal) => this.questions.askApproval(request, signal));
     this.compactor =
       options.compression === undefined
         ? null
@@ -179,7 +172,7 @@ export class AgentHost {
       steer,
       ...(this.options.maxIterations === undefined ? {} : { maxIterations: this.options.maxIterations }),
       ...(this.options.resultLimit === undefined ? {} : { resultLimit: this.options.resultLimit }),
-      askUser: (request, signal) => this.askClarify(sessionId, request, signal),
+      askUser: (request, signal) => this.questions.askClarify(sessionId, request, signal),
       emit: (event) => channel.push(event),
       onMessage: (message, usage) => {
         // Written before the loop moves on: a crash loses at most the response being streamed.
@@ -275,23 +268,11 @@ export class AgentHost {
   }
 
   answerApproval(id: string, decision: ApprovalDecision): boolean {
-    if (!['once', 'session', 'always', 'deny'].includes(decision)) throw new HearthError('usage', `"${String(decision)}" is not an approval decision: use once, session, always or deny.`);
-    const pending = this.approvals.get(id);
-    if (pending === undefined) return false;
-    this.approvals.delete(id);
-    pending.resolve(decision);
-    this.emitTo(pending.sessionId, { type: 'approval_resolved', id, approved: decision !== 'deny', reason: decision });
-    this.emitTo(pending.sessionId, { type: 'status', state: 'running_tools' });
-    return true;
+    return this.questions.answerApproval(id, decision);
   }
 
   answerClarify(id: string, text: string): boolean {
-    const pending = this.clarifications.get(id);
-    if (pending === undefined) return false;
-    this.clarifications.delete(id);
-    pending.resolve(text);
-    this.emitTo(pending.sessionId, { type: 'status', state: 'running_tools' });
-    return true;
+    return this.questions.answerClarify(id, text);
   }
 
   /** Interrupts every running turn and waits for them to finish persisting. */
@@ -304,41 +285,6 @@ export class AgentHost {
     await this.options.learning?.close();
     this.options.approvals.setPromptHandler(null);
     this.sessions.clear();
-  }
-
-  private askApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    const turn = this.sessions.get(request.sessionId)?.turn;
-    if (turn == null) return Promise.reject(new Error(`no turn is running in session ${request.sessionId} to ask in`));
-    return new Promise((resolve) => {
-      this.approvals.set(request.id, { sessionId: request.sessionId, resolve });
-      turn.channel.push({ type: 'status', state: 'waiting_for_user', detail: 'approval' });
-      turn.channel.push({ type: 'approval_request', id: request.id, command: request.command, reasons: request.reasons, expiresAt: request.expiresAt });
-      // The broker stopped waiting (timeout or interrupt): withdraw the question so a late answer is ignored.
-      signal.addEventListener('abort', () => {
-        if (!this.approvals.delete(request.id)) return;
-        const reason = signal.reason instanceof Error ? signal.reason.message : 'withdrawn';
-        turn.channel.push({ type: 'approval_resolved', id: request.id, approved: false, reason });
-      });
-    });
-  }
-
-  private askClarify(sessionId: string, request: ClarifyRequest, signal: AbortSignal): Promise<string> {
-    const turn = this.sessions.get(sessionId)?.turn;
-    if (turn == null) return Promise.reject(new HearthError('usage', `no turn is running in session ${sessionId}`));
-    if (signal.aborted) return Promise.reject(abortError(signal));
-    const id = randomUUID();
-    return new Promise((resolve, reject) => {
-      this.clarifications.set(id, { sessionId, resolve });
-      turn.channel.push({ type: 'status', state: 'waiting_for_user', detail: 'clarify' });
-      turn.channel.push({ type: 'clarify_request', id, question: request.question, choices: request.choices ?? [] });
-      signal.addEventListener('abort', () => {
-        if (this.clarifications.delete(id)) reject(abortError(signal));
-      });
-    });
-  }
-
-  private emitTo(sessionId: string, event: AgentEvent): void {
-    this.sessions.get(sessionId)?.turn?.channel.push(event);
   }
 
   private view(live: LiveSession): SessionView {
