@@ -7,7 +7,6 @@
  */
 import type { Skill } from './types.js';
 import type { SkillUsage } from './usage.js';
-import { feedbackTerms, type FeedbackDocument } from './term-associations.js';
 import { analyze, analyzeQuery, type QueryTerm } from './text-analysis.js';
 
 export interface RankedSkill {
@@ -23,8 +22,6 @@ export interface RankFeatures {
   body: boolean;
   /** Let a query word meet an indexed word it shares a long prefix with ("installable" ~ "install"). */
   prefixes: boolean;
-  /** Pseudo-relevance feedback: re-rank with the distinctive words of the first pass's top skills added. */
-  feedback: boolean;
 }
 
 export interface RankOptions {
@@ -60,11 +57,6 @@ const PREFIX_WEIGHT = 0.5;
 /** Prefix matches need this many shared characters, and the shorter word must be this share of the longer. */
 const PREFIX_MIN_CHARS = 4;
 const PREFIX_MIN_SHARE = 0.6;
-/** Feedback: the first pass's top skills taken as relevant, words added, weight of the strongest added word. */
-const FEEDBACK_DOCS = Number(process.env.FB_DOCS ?? 3);
-const FEEDBACK_TERMS = Number(process.env.FB_TERMS ?? 8);
-const FEEDBACK_WEIGHT = Number(process.env.FB_WEIGHT ?? 0.3);
-const FEEDBACK_BODY = process.env.FB_BODY === '1';
 /**
  * The usage prior multiplies the text score by at most 1 + PRIOR_WEIGHT: it reorders near-ties (a frequently
  * used skill ahead of an equally matching one) but a skill whose text matches clearly better still wins.
@@ -112,34 +104,14 @@ export class SkillIndex {
       synonyms: options.features?.synonyms ?? options.expandSynonyms ?? true,
       body: options.features?.body ?? true,
       prefixes: options.features?.prefixes ?? true,
-      feedback: options.features?.feedback ?? process.env.FB_DEFAULT === '1',
     };
     const stats = features.body ? this.withBody : this.withoutBody;
     let terms = analyzeQuery(query, { expandSynonyms: features.synonyms });
     if (features.prefixes) terms = this.withPrefixMatches(terms, stats);
     if (terms.length === 0 || this.docs.length === 0) return [];
-    let scored = this.score(terms, stats);
-    if (features.feedback) {
-      const top = [...scored].sort((a, b) => b.text - a.text || compareNames(a.doc.skill.name, b.doc.skill.name)).slice(0, FEEDBACK_DOCS);
-      const documents: FeedbackDocument[] = top.map(({ doc, text }) => ({ score: text, terms: feedbackWords(doc, stats) }));
-      const n = this.docs.length;
-      const idf = (term: string): number => {
-        const df = stats.docFreq.get(term);
-        return df === undefined ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      };
-      const added = feedbackTerms(documents, terms, idf, { terms: FEEDBACK_TERMS, weight: FEEDBACK_WEIGHT });
-      if (added.length > 0) scored = this.score([...terms, ...added], stats);
-    }
     const now = options.now ?? Date.now();
-    const results = scored.map(({ doc, text }) => ({ skill: doc.skill, score: text * (1 + PRIOR_WEIGHT * usagePrior(options.usage?.get(doc.skill.name), now)) }));
-    results.sort((a, b) => b.score - a.score || compareNames(a.skill.name, b.skill.name));
-    return results.slice(0, options.limit ?? 5);
-  }
-
-  /** BM25F text score of every skill that matches at least one query word. */
-  private score(terms: readonly QueryTerm[], stats: FieldStats): { doc: IndexedSkill; text: number }[] {
     const n = this.docs.length;
-    const scored: { doc: IndexedSkill; text: number }[] = [];
+    const results: RankedSkill[] = [];
     for (const doc of this.docs) {
       let text = 0;
       for (const { term, weight } of terms) {
@@ -155,9 +127,12 @@ export class SkillIndex {
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
         text += weight * idf * (tf / (K1 + tf));
       }
-      if (text > 0) scored.push({ doc, text });
+      if (text <= 0) continue;
+      const prior = usagePrior(options.usage?.get(doc.skill.name), now);
+      results.push({ skill: doc.skill, score: text * (1 + PRIOR_WEIGHT * prior) });
     }
-    return scored;
+    results.sort((a, b) => b.score - a.score || compareNames(a.skill.name, b.skill.name));
+    return results.slice(0, options.limit ?? 5);
   }
 
   /**
@@ -191,20 +166,6 @@ export class SkillIndex {
     this.prefixCache.set(term, found);
     return found;
   }
-}
-
-/**
- * A skill's words for feedback, counted with their field weights. The body is left out by default: it is
- * mostly procedure shared by many skills ("check", "run", "verify"), which would drag the re-ranking towards
- * whatever skill has the longest instructions.
- */
-function feedbackWords(doc: IndexedSkill, stats: FieldStats): Map<string, number> {
-  const words = new Map<string, number>();
-  for (const field of stats.fields) {
-    if (field.key === 'body' && !FEEDBACK_BODY) continue;
-    for (const [term, count] of doc.tf[field.key]) words.set(term, (words.get(term) ?? 0) + field.weight * count);
-  }
-  return words;
 }
 
 function fieldStats(docs: readonly IndexedSkill[], fields: readonly Field[]): FieldStats {
