@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { hostEventSchema, type HostEvent, type HostRequest } from '../../../shared/model-host-protocol.js';
+import { HostProcess } from './host-process.js';
 
 export interface HostExit {
   code: number | null;
@@ -88,74 +89,8 @@ export function forkHostModule(module: HostModule): HostChild {
 /** The chat model host (`model-host/main`). */
 export const forkHostChild: HostSpawner = () => forkHostModule('main');
 
-export class ModelHostProcess {
-  private readonly listeners = new Set<(event: HostEvent) => void>();
-  private readonly exitListeners = new Set<(exit: HostExit) => void>();
-  private exitInfo: HostExit | undefined;
-
-  private constructor(private readonly child: HostChild) {
-    child.onMessage((raw) => this.dispatch(raw));
-    child.onExit((exit) => {
-      this.exitInfo = exit;
-      for (const listener of [...this.exitListeners]) listener(exit);
-    });
-  }
-
+export class ModelHostProcess extends HostProcess<HostEvent, HostRequest> {
   static start(spawn: HostSpawner = forkHostChild): ModelHostProcess {
-    return new ModelHostProcess(spawn());
-  }
-
-  private dispatch(raw: unknown): void {
-    const parsed = hostEventSchema.safeParse(raw);
-    if (!parsed.success) {
-      // A host that speaks a different protocol is a bug, not a user error: make it loud in the stream it was for.
-      const requestId = typeof raw === 'object' && raw !== null && 'requestId' in raw && typeof raw.requestId === 'string' ? raw.requestId : undefined;
-      const message = `The model host sent an invalid message: ${parsed.error.message}`;
-      for (const l of [...this.listeners]) l({ type: 'error', ...(requestId ? { requestId } : {}), code: 'invalid_message', message });
-      return;
-    }
-    for (const listener of [...this.listeners]) listener(parsed.data);
-  }
-
-  get alive(): boolean {
-    return this.exitInfo === undefined;
-  }
-
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
-  send(request: HostRequest): void {
-    if (this.alive) this.child.postMessage(request);
-  }
-
-  /** Send a message that is not checked against the protocol (tests use this to prove the host survives junk). */
-  sendRaw(message: unknown): void {
-    if (this.alive) this.child.postMessage(message);
-  }
-
-  subscribe(listener: (event: HostEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Called once when the process exits; immediately if it already has. */
-  onExit(listener: (exit: HostExit) => void): () => void {
-    if (this.exitInfo) {
-      listener(this.exitInfo);
-      return () => undefined;
-    }
-    this.exitListeners.add(listener);
-    return () => this.exitListeners.delete(listener);
-  }
-
-  /** Ask the host to shut down; kill it if it has not gone within `graceMs`. */
-  async stop(graceMs = 3000): Promise<void> {
-    if (!this.alive) return;
-    const exited = new Promise<void>((resolve) => this.onExit(() => resolve()));
-    this.send({ type: 'shutdown' });
-    const timer = setTimeout(() => this.child.kill(), graceMs);
-    await exited;
-    clearTimeout(timer);
+    return new ModelHostProcess(spawn(), hostEventSchema, 'model host');
   }
 }
