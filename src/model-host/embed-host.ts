@@ -5,6 +5,7 @@
  * single sequence), so an `abort` takes effect before the next text.
  */
 import { getLlama, InsufficientMemoryError, LlamaLogLevel, type Llama, type LlamaEmbeddingContext, type LlamaModel, type Token } from 'node-llama-cpp';
+import { parseRequest } from './invalid-request.js';
 import { embedHostRequestSchema, type EmbedHostErrorCode, type EmbedHostEvent, type EmbedLoadedInfo, type EmbedLoadRequest, type EmbedRequest } from '../shared/embed-host-protocol.js';
 import type { MessageTransport } from '../shared/model-host-protocol.js';
 
@@ -35,14 +36,12 @@ export class EmbedHost {
 
   /** Entry point for every message from the engine. Never throws. */
   handle(raw: unknown): void {
-    const parsed = embedHostRequestSchema.safeParse(raw);
-    if (!parsed.success) {
-      const requestId = typeof raw === 'object' && raw !== null && 'requestId' in raw && typeof raw.requestId === 'string' ? raw.requestId : undefined;
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`).join('; ');
-      this.send({ type: 'error', ...(requestId ? { requestId } : {}), code: 'invalid_message', message: `Invalid embedding host message: ${issues}` });
+    const parsed = parseRequest(embedHostRequestSchema, raw, 'embedding host');
+    if (!parsed.ok) {
+      this.send(parsed.error);
       return;
     }
-    const msg = parsed.data;
+    const msg = parsed.request;
     switch (msg.type) {
       case 'load':
         this.loadChain = this.loadChain.then(() => this.load(msg));

@@ -4,6 +4,7 @@
  * `error` reply and the host carries on.
  */
 import { getLlama, InsufficientMemoryError, type GbnfJsonSchema, LlamaLogLevel, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel, type Token } from 'node-llama-cpp';
+import { parseRequest } from './invalid-request.js';
 import { hostRequestSchema, type GenerateRequest, type HostErrorCode, type HostEvent, type LoadedInfo, type LoadRequest, type MessageTransport } from '../shared/model-host-protocol.js';
 import { generateResponse } from './generate-response.js';
 import { renderHermesPrompt, TOOL_CALL_OPEN } from './hermes-prompt.js';
@@ -42,14 +43,12 @@ export class ModelHost {
 
   /** Entry point for every message from the engine. Never throws. */
   handle(raw: unknown): void {
-    const parsed = hostRequestSchema.safeParse(raw);
-    if (!parsed.success) {
-      const requestId = typeof raw === 'object' && raw !== null && 'requestId' in raw && typeof raw.requestId === 'string' ? raw.requestId : undefined;
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`).join('; ');
-      this.send({ type: 'error', ...(requestId ? { requestId } : {}), code: 'invalid_message', message: `Invalid model host message: ${issues}` });
+    const parsed = parseRequest(hostRequestSchema, raw, 'model host');
+    if (!parsed.ok) {
+      this.send(parsed.error);
       return;
     }
-    const msg = parsed.data;
+    const msg = parsed.request;
     switch (msg.type) {
       case 'load':
         this.loadChain = this.loadChain.then(() => this.load(msg));
