@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HearthError } from '../errors.js';
+import { describeScan, scanForInjection } from '../safety/injection/scan.js';
 import { unifiedDiff } from '../tools/unified-diff.js';
 import { agentSkillsDir, archiveSkillDir, isInAgentSkillsDir } from './curator.js';
 import { nameIssues, normalizeSkillName, unsafePathReason } from './name-rules.js';
@@ -76,6 +77,7 @@ export async function manageSkill(ctx: SkillManageContext, request: SkillManageR
       const content = required(request, 'file_content', true);
       if (content.length > MAX_SUPPORT_FILE_CHARS) fail('skill_invalid', `file_content is ${content.length} characters; support files are limited to ${MAX_SUPPORT_FILE_CHARS}.`);
       const path = await supportFilePath(skill, required(request, 'file_path'));
+      refuseUnsafe(content, `${relativeTo(skill, path)} of skill '${skill.name}'`);
       if (!dryRun) {
         await atomicWrite(path, content);
         ctx.usage.recordPatch(skill.name);
@@ -137,6 +139,7 @@ async function patchSkill(ctx: SkillManageContext, request: SkillManageRequest, 
   const at = before.indexOf(oldString);
   const after = before.slice(0, at) + newString + before.slice(at + oldString.length);
   if (path === skill.location) return replaceSkillFile(ctx, skill, 'patch', after, dryRun);
+  refuseUnsafe(after, `${shown} of skill '${skill.name}'`);
   if (!dryRun) {
     await atomicWrite(path, after);
     ctx.usage.recordPatch(skill.name);
@@ -176,6 +179,7 @@ async function deleteSkill(ctx: SkillManageContext, name: string, dryRun: boolea
  */
 function checkSkillText(ctx: SkillManageContext, text: string, dirName: string, currentName: string | null): string[] {
   const expectedName = currentName ?? dirName;
+  refuseUnsafe(text, `the SKILL.md for '${expectedName}'`);
   const result = validateSkillText(text, dirName, 'compat');
   if (result.verdict === 'invalid' || result.skill === undefined) {
     const problems = result.issues.filter((i) => i.severity === 'error').map((i) => `[${i.rule}] ${i.message}`);
@@ -193,6 +197,16 @@ function checkSkillText(ctx: SkillManageContext, text: string, dirName: string, 
     );
   }
   return result.issues.map((i) => `[${i.rule}] ${i.message}`);
+}
+
+/**
+ * A skill the agent writes is loaded into future sessions as instructions, so a write carrying an
+ * injection (or an exfiltration or backdoor command) would persist it: the self-modification chain
+ * Hermes Agent users reported (#84293). Blocked text is refused; nothing is written.
+ */
+function refuseUnsafe(text: string, what: string): void {
+  const scan = scanForInjection(text, { source: 'skill' });
+  if (scan.verdict === 'blocked') fail('content_unsafe', `Refused to write ${what}: ${describeScan(scan)}. Nothing was written.`);
 }
 
 function writableSkill(ctx: SkillManageContext, name: string): Skill {
@@ -267,6 +281,6 @@ function bullets(lines: string[]): string {
   return lines.map((line) => `- ${line}`).join('\n');
 }
 
-function fail(code: 'skill_invalid' | 'skill_conflict' | 'skill_forbidden' | 'skill_not_found', message: string): never {
+function fail(code: 'skill_invalid' | 'skill_conflict' | 'skill_forbidden' | 'skill_not_found' | 'content_unsafe', message: string): never {
   throw new HearthError(code, message);
 }

@@ -107,6 +107,11 @@ export function createSkillTools(deps: SkillToolDeps): {
         ctx.notify?.({ kind: 'learning', action: LEARNING_ACTION[done.change], target: done.name, message: learningMessage(done) });
         return describeChange(done);
       } catch (err) {
+        if (isHearthError(err, 'content_unsafe')) {
+          // The user must hear that the agent tried to store something that looks like an injection, not only the model.
+          ctx.notify?.({ kind: 'notice', level: 'warning', message: `A skill write was refused by the injection scanner: ${err.message}` });
+          return { isError: true, content: err.message };
+        }
         if (isHearthError(err) && err.code.startsWith('skill_')) return { isError: true, content: err.message };
         throw err;
       }
