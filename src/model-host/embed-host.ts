@@ -4,7 +4,8 @@
  * and the host carries on. Texts are embedded one at a time (node-llama-cpp's embedding context has a
  * single sequence), so an `abort` takes effect before the next text.
  */
-import { getLlama, InsufficientMemoryError, LlamaLogLevel, type Llama, type LlamaEmbeddingContext, type LlamaModel, type Token } from 'node-llama-cpp';
+import { InsufficientMemoryError, type LlamaEmbeddingContext, type LlamaModel, type Token } from 'node-llama-cpp';
+import { describe, LlamaRuntime } from './llama-runtime.js';
 import { parseRequest } from './invalid-request.js';
 import { embedHostRequestSchema, type EmbedHostErrorCode, type EmbedHostEvent, type EmbedLoadedInfo, type EmbedLoadRequest, type EmbedRequest } from '../shared/embed-host-protocol.js';
 import type { MessageTransport } from '../shared/model-host-protocol.js';
@@ -16,17 +17,12 @@ interface Loaded {
   info: EmbedLoadedInfo;
 }
 
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 export class EmbedHost {
-  private llama: Llama | undefined;
+  private readonly runtime = new LlamaRuntime();
   private loaded: Loaded | undefined;
   /** Serializes loads so a second `load` never races the first. */
   private loadChain: Promise<void> = Promise.resolve();
   private readonly running = new Map<string, AbortController>();
-  private recentLogs: string[] = [];
 
   constructor(private readonly transport: MessageTransport<EmbedHostEvent, unknown>) {}
 
@@ -58,41 +54,15 @@ export class EmbedHost {
     }
   }
 
-  private async getLlamaOnce(gpu: EmbedLoadRequest['gpu'], threads: number): Promise<Llama> {
-    if (this.llama) return this.llama;
-    const base = {
-      build: 'never',
-      logLevel: LlamaLogLevel.warn,
-      maxThreads: threads,
-      // llama.cpp explains load failures only in its log: keep the last lines for the load_error message.
-      logger: (level: LlamaLogLevel, message: string) => {
-        if (level !== LlamaLogLevel.error && level !== LlamaLogLevel.warn) return;
-        this.recentLogs = [...this.recentLogs, message.trim()].slice(-4);
-        process.stderr.write(`[llama.cpp ${level}] ${message.trimEnd()}\n`);
-      },
-    } as const;
-    if (gpu === 'auto') {
-      try {
-        this.llama = await getLlama({ ...base, gpu: 'auto' });
-        return this.llama;
-      } catch (err) {
-        // A GPU backend that fails to initialise must not stop embeddings from running on CPU.
-        process.stderr.write(`[embed-host] GPU backend failed to start, using CPU: ${describe(err)}\n`);
-      }
-    }
-    this.llama = await getLlama({ ...base, gpu: false });
-    return this.llama;
-  }
-
   private async load(req: EmbedLoadRequest): Promise<void> {
-    this.recentLogs = [];
+    this.runtime.startLoad();
     try {
       if (this.loaded?.modelPath === req.modelPath) {
         this.send({ type: 'loaded', info: this.loaded.info });
         return;
       }
       await this.unload();
-      const llama = await this.getLlamaOnce(req.gpu, req.threads);
+      const llama = await this.runtime.get(req.gpu, req.threads);
       let model: LlamaModel;
       try {
         model = await llama.loadModel({ modelPath: req.modelPath, gpuLayers: req.gpu === false ? 0 : 'auto' });
@@ -113,10 +83,7 @@ export class EmbedHost {
       this.loaded = { modelPath: req.modelPath, model, context, info };
       this.send({ type: 'loaded', info });
     } catch (err) {
-      // llama.cpp's log lines reach JS on a later tick than the rejection: let them arrive.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const log = this.recentLogs.length > 0 ? ` (llama.cpp: ${this.recentLogs.join(' | ')})` : '';
-      this.send({ type: 'load_error', message: `Could not load the embedding model ${req.modelPath}: ${describe(err)}${log}` });
+      this.send({ type: 'load_error', message: `Could not load the embedding model ${req.modelPath}: ${await this.runtime.describeLoadFailure(err)}` });
     }
   }
 
@@ -173,7 +140,7 @@ export class EmbedHost {
   async shutdown(): Promise<void> {
     try {
       await this.unload();
-      await this.llama?.dispose();
+      await this.runtime.dispose();
     } finally {
       process.exit(0);
     }

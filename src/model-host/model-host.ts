@@ -3,7 +3,8 @@
  * sequences, and answers protocol messages. Every incoming message is validated; a bad one gets an
  * `error` reply and the host carries on.
  */
-import { getLlama, InsufficientMemoryError, type GbnfJsonSchema, LlamaLogLevel, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel, type Token } from 'node-llama-cpp';
+import { InsufficientMemoryError, type GbnfJsonSchema, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel, type Token } from 'node-llama-cpp';
+import { describe, LlamaRuntime } from './llama-runtime.js';
 import { parseRequest } from './invalid-request.js';
 import { hostRequestSchema, type GenerateRequest, type HostErrorCode, type HostEvent, type LoadedInfo, type LoadRequest, type MessageTransport } from '../shared/model-host-protocol.js';
 import { generateResponse } from './generate-response.js';
@@ -21,19 +22,13 @@ interface Loaded {
   info: LoadedInfo;
 }
 
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 export class ModelHost {
-  private llama: Llama | undefined;
-  private gpuFallbackReason: string | undefined;
+  private readonly runtime = new LlamaRuntime();
   private loaded: Loaded | undefined;
   /** Serializes loads so a second `load` never races the first. */
   private loadChain: Promise<void> = Promise.resolve();
   private readonly running = new Map<string, AbortController>();
   private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
-  private recentLogs: string[] = [];
 
   constructor(private readonly transport: MessageTransport<HostEvent, unknown>) {}
 
@@ -70,49 +65,22 @@ export class ModelHost {
     }
   }
 
-  private async getLlamaOnce(gpu: LoadRequest['gpu'], threads: number): Promise<Llama> {
-    if (this.llama) return this.llama;
-    const base = {
-      build: 'never',
-      logLevel: LlamaLogLevel.warn,
-      maxThreads: threads,
-      // llama.cpp explains load failures only in its log: keep the last lines for the load_error message.
-      logger: (level: LlamaLogLevel, message: string) => {
-        if (level !== LlamaLogLevel.error && level !== LlamaLogLevel.warn) return;
-        this.recentLogs = [...this.recentLogs, message.trim()].slice(-4);
-        process.stderr.write(`[llama.cpp ${level}] ${message.trimEnd()}\n`);
-      },
-    } as const;
-    if (gpu === 'auto') {
-      try {
-        this.llama = await getLlama({ ...base, gpu: 'auto' });
-        if (this.llama.gpu === false) this.gpuFallbackReason = 'no supported GPU (CUDA, Vulkan or Metal) was found';
-        return this.llama;
-      } catch (err) {
-        // A GPU backend that fails to initialise must not stop the model from running on CPU.
-        this.gpuFallbackReason = `GPU backend failed to start: ${describe(err)}`;
-      }
-    }
-    this.llama = await getLlama({ ...base, gpu: false });
-    return this.llama;
-  }
-
   private async load(req: LoadRequest): Promise<void> {
-    this.recentLogs = [];
+    this.runtime.startLoad();
     try {
       if (this.loaded?.modelPath === req.modelPath) {
         this.send({ type: 'loaded', info: this.loaded.info });
         return;
       }
       await this.unload();
-      const llama = await this.getLlamaOnce(req.gpu, req.threads);
+      const llama = await this.runtime.get(req.gpu, req.threads);
       const onLoadProgress = (progress: number): void => this.send({ type: 'load_progress', progress: Math.min(1, Math.max(0, progress)) });
       let model: LlamaModel;
       try {
         model = await llama.loadModel({ modelPath: req.modelPath, gpuLayers: 'auto', onLoadProgress });
       } catch (err) {
         if (!(err instanceof InsufficientMemoryError) || llama.gpu === false) throw err;
-        this.gpuFallbackReason = `not enough GPU memory (${describe(err)}); running on CPU`;
+        this.runtime.gpuFallbackReason = `not enough GPU memory (${describe(err)}); running on CPU`;
         model = await llama.loadModel({ modelPath: req.modelPath, gpuLayers: 0, onLoadProgress });
       }
       const maxSessions = req.maxSessions ?? DEFAULT_MAX_SESSIONS;
@@ -121,7 +89,7 @@ export class ModelHost {
       const gpu = model.gpuLayers > 0 ? llama.gpu : false;
       const info: LoadedInfo = {
         gpu,
-        ...(gpu === false && this.gpuFallbackReason && req.gpu === 'auto' ? { gpuFallbackReason: this.gpuFallbackReason } : {}),
+        ...(gpu === false && this.runtime.gpuFallbackReason && req.gpu === 'auto' ? { gpuFallbackReason: this.runtime.gpuFallbackReason } : {}),
         threads: req.threads,
         contextSize: context.contextSize,
         trainContextSize: model.trainContextSize,
@@ -131,10 +99,7 @@ export class ModelHost {
       this.loaded = { modelPath: req.modelPath, model, context, pool: new SessionPool(context), info };
       this.send({ type: 'loaded', info });
     } catch (err) {
-      // llama.cpp's log lines reach JS on a later tick than the rejection: let them arrive.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const log = this.recentLogs.length > 0 ? ` (llama.cpp: ${this.recentLogs.join(' | ')})` : '';
-      this.send({ type: 'load_error', message: `Could not load ${req.modelPath}: ${describe(err)}${log}` });
+      this.send({ type: 'load_error', message: `Could not load ${req.modelPath}: ${await this.runtime.describeLoadFailure(err)}` });
     }
   }
 
@@ -178,7 +143,8 @@ export class ModelHost {
     const fail = (code: HostErrorCode, message: string): void =>
       this.send({ type: 'error', requestId, code, message });
     const loaded = this.loaded;
-    if (!loaded || !this.llama) return fail('not_loaded', 'No model is loaded: send `load` first.');
+    const llama = this.runtime.instance;
+    if (!loaded || !llama) return fail('not_loaded', 'No model is loaded: send `load` first.');
     if (req.toolChoice === 'required' && req.tools.length === 0) return fail('invalid_message', "toolChoice 'required' needs at least one tool.");
     if (this.running.has(requestId)) return fail('invalid_message', `Request ${requestId} is already running.`);
 
@@ -196,7 +162,7 @@ export class ModelHost {
       if (promptTokens.length >= sequence.contextSize) {
         return fail('context_overflow', `The prompt is ${promptTokens.length} tokens but the context holds ${sequence.contextSize}.`);
       }
-      const grammar = req.tools.length > 0 && req.toolChoice !== 'none' ? await this.grammarFor(this.llama, req.tools) : undefined;
+      const grammar = req.tools.length > 0 && req.toolChoice !== 'none' ? await this.grammarFor(llama, req.tools) : undefined;
       const result = await generateResponse(
         {
           model: loaded.model,
@@ -233,7 +199,7 @@ export class ModelHost {
   async shutdown(): Promise<void> {
     try {
       await this.unload();
-      await this.llama?.dispose();
+      await this.runtime.dispose();
     } finally {
       process.exit(0);
     }
