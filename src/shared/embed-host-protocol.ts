@@ -4,6 +4,7 @@
  * each end parses what it receives, and an invalid message gets an `error` reply, never a crash.
  */
 import { z } from 'zod';
+import { hostErrorEventSchema } from './model-host-protocol.js';
 
 /** At most this many texts per `embed` request: keeps one IPC message small and lets `abort` act between batches. */
 export const MAX_EMBED_BATCH = 256;
@@ -62,13 +63,7 @@ export const embedHostEventSchema = z.discriminatedUnion('type', [
     /** How many of the texts were cut to fit the context. */
     truncated: z.number().int().nonnegative(),
   }),
-  z.object({
-    type: z.literal('error'),
-    /** Absent when the failing message had no usable requestId (e.g. it did not parse). */
-    requestId: z.string().optional(),
-    code: embedHostErrorCodeSchema,
-    message: z.string(),
-  }),
+  hostErrorEventSchema(embedHostErrorCodeSchema),
 ]);
 
 export type EmbedHostRequest = z.infer<typeof embedHostRequestSchema>;

@@ -85,6 +85,17 @@ export const loadedInfoSchema = z.object({
   params: z.number().optional(),
 });
 
+/** The `error` event of a host protocol (chat model host, embedding host), with that host's error codes. */
+export function hostErrorEventSchema<Codes extends z.ZodType<string>>(codes: Codes) {
+  return z.object({
+    type: z.literal('error'),
+    /** Absent when the failing message had no usable requestId (e.g. it did not parse). */
+    requestId: z.string().optional(),
+    code: codes,
+    message: z.string(),
+  });
+}
+
 export const hostErrorCodeSchema = z.enum(['invalid_message', 'not_loaded', 'busy', 'context_overflow', 'generation_failed']);
 
 export const hostEventSchema = z.discriminatedUnion('type', [
@@ -95,13 +106,7 @@ export const hostEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool_call'), requestId: z.string(), call: toolCallSchema }),
   z.object({ type: z.literal('usage'), requestId: z.string(), usage: usageSchema }),
   z.object({ type: z.literal('done'), requestId: z.string(), finishReason: finishReasonSchema }),
-  z.object({
-    type: z.literal('error'),
-    /** Absent when the failing message had no usable requestId (e.g. it did not parse). */
-    requestId: z.string().optional(),
-    code: hostErrorCodeSchema,
-    message: z.string(),
-  }),
+  hostErrorEventSchema(hostErrorCodeSchema),
 ]);
 
 export type HostRequest = z.infer<typeof hostRequestSchema>;
