@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SUMMARY_MARKER } from '../src/core/agent/compression/index.js';
 import { SUMMARY_SYSTEM_PROMPT } from '../src/core/agent/compression/summarize.js';
 import { AgentHost } from '../src/core/agent/host.js';
-import { conversationThreshold } from '../src/core/agent/session-compaction.js';
+import { conversationThreshold } from '../src/core/agent/compression/index.js';
 import { defaultConfig } from '../src/core/config/schema.js';
 import { LocalBackend } from '../src/core/exec/local.js';
 import type { ChatRequest } from '../src/core/llm/types.js';

@@ -4,7 +4,7 @@ import type { LearningLoop, SessionView } from '../learning/learning-loop.js';
 import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { SessionRecord, SessionStore } from '../store/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { compressContext, estimateTokens, needsCompression, type CompressionConfig } from './compression/index.js';
+import { compressContext, conversationThreshold, estimateTokens, needsCompression, type CompressionConfig } from './compression/index.js';
 
 export interface CompactableSession {
   record: SessionRecord;
@@ -15,20 +15,6 @@ export interface CompactionOutcome {
   history: ChatMessage[];
   /** The child session the conversation continues in; null when the turns were kept in place. */
   child: SessionRecord | null;
-}
-
-/** However large the fixed part, leave this share of the window for the reply and the next tool result. */
-const MAX_EFFECTIVE_THRESHOLD = 0.85;
-
-/**
- * `compression.threshold` applied to the part of the window the conversation can use. The system prompt
- * and tool schemas are a fixed cost compression cannot shrink: on an 8K local model they take about a
- * third of the window, and a plain 50 % trigger would compress after a couple of exchanges, again and
- * again. So the trigger is fixed + threshold × (window − fixed), as a fraction of the window.
- */
-export function conversationThreshold(threshold: number, fixedTokens: number, contextLength: number): number {
-  const usable = Math.max(0, contextLength - fixedTokens);
-  return Math.min(MAX_EFFECTIVE_THRESHOLD, Math.max(threshold, (fixedTokens + threshold * usable) / contextLength));
 }
 
 /** After a failed or unhelpful compression, wait for this many new messages before trying again. */
@@ -63,15 +49,16 @@ export class SessionCompactor {
     emit: (event: AgentEvent) => void,
     options: { force?: boolean; focus?: string } = {},
   ): Promise<CompactionOutcome | null> {
-    const { model, tools, store } = this.deps;
+    const { config, model, tools, store } = this.deps;
     const contextLength = model.contextLength;
-    if (!this.deps.config.enabled || contextLength === undefined) return null;
-    const config = { ...this.deps.config, threshold: conversationThreshold(this.deps.config.threshold, estimateTokens(session.systemPrompt, [], tools.schemas()), contextLength) };
+    if (!config.enabled || contextLength === undefined) return null;
     if (!options.force) {
       const failedAt = this.failedAt.get(session.record.id);
       if (failedAt !== undefined && conversation.length < failedAt + RETRY_AFTER_MESSAGES) return null;
-      const promptTokens = estimateTokens(session.systemPrompt, conversation, tools.schemas());
-      if (!needsCompression({ promptTokens, contextLength, threshold: config.threshold })) return null;
+      const schemas = tools.schemas();
+      const promptTokens = estimateTokens(session.systemPrompt, conversation, schemas);
+      const threshold = conversationThreshold(config.threshold, estimateTokens(session.systemPrompt, [], schemas), contextLength);
+      if (!needsCompression({ promptTokens, contextLength, threshold })) return null;
     }
 
     emit({ type: 'notice', level: 'info', message: 'The conversation is near the model\'s context limit: saving what matters, then compressing.' });

@@ -8,7 +8,7 @@ import { planCompression, type CompressionPlan } from './plan.js';
 import { pruneToolOutputs } from './prune.js';
 import { SUMMARY_SYSTEM_PROMPT, summarizeMiddle } from './summarize.js';
 import { isSummaryMessage, summaryBody, summaryMessage } from './summary-message.js';
-import { estimateTokens, historyTokens, thresholdTokens } from './token-estimate.js';
+import { conversationThreshold, estimateTokens, historyTokens, thresholdTokens } from './token-estimate.js';
 import { chunkForTranscript } from './transcript.js';
 
 /**
@@ -86,7 +86,7 @@ const MIN_TRANSCRIPT_TOKENS = 256;
 export async function compressContext(options: CompressOptions): Promise<CompressionResult> {
   const { config, contextLength, systemPrompt } = options;
   const tools = options.toolSchemas ?? [];
-  const threshold = thresholdTokens(contextLength, config.threshold);
+  const threshold = thresholdTokens(contextLength, conversationThreshold(config.threshold, estimateTokens(systemPrompt, [], tools), contextLength));
   const tokensBefore = estimateTokens(systemPrompt, options.history, tools);
   const repaired = fillMissingToolResults(options.history).history;
   const pruned = pruneToolOutputs(repaired, { keepLastN: config.protect_last_n });

@@ -6,4 +6,4 @@ export { isProtectedMessage, SKILL_VIEW_TOOL } from './protected-content.js';
 export { isPrunedOutput, pruneToolOutputs, PRUNE_MIN_CHARS, type PruneOptions, type PruneResult } from './prune.js';
 export { buildSummaryRequest, summarizeMiddle, SUMMARY_SECTIONS, validateSummary, type SummarizeOptions, type SummarizeResult } from './summarize.js';
 export { isSummaryMessage, SUMMARY_MARKER, summaryBody, summaryMessage } from './summary-message.js';
-export { estimateTokens, historyTokens, messageTokens, needsCompression, thresholdTokens, type CompressionTrigger } from './token-estimate.js';
+export { conversationThreshold, estimateTokens, historyTokens, messageTokens, needsCompression, thresholdTokens, type CompressionTrigger } from './token-estimate.js';

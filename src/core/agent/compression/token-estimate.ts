@@ -89,3 +89,17 @@ export function needsCompression(trigger: CompressionTrigger): boolean {
   }
   return trigger.promptTokens >= thresholdTokens(trigger.contextLength, trigger.threshold);
 }
+
+/** However large the fixed part, leave this share of the window for the reply and the next tool result. */
+const MAX_EFFECTIVE_THRESHOLD = 0.85;
+
+/**
+ * `compression.threshold` applied to the part of the window the conversation can use. The system prompt
+ * and tool schemas are a fixed cost compression cannot shrink: on an 8K local model they take about a
+ * third of the window, and a plain 50 % trigger would compress after a couple of exchanges, again and
+ * again. So the trigger is fixed + threshold × (window − fixed), as a fraction of the window.
+ */
+export function conversationThreshold(threshold: number, fixedTokens: number, contextLength: number): number {
+  const usable = Math.max(0, contextLength - fixedTokens);
+  return Math.min(MAX_EFFECTIVE_THRESHOLD, Math.max(threshold, (fixedTokens + threshold * usable) / contextLength));
+}
