@@ -14,6 +14,7 @@ import { curateSkills, type CuratedSkill } from '../skills/curator.js';
 import { defaultSkillRoots, isProjectTrusted } from '../skills/discover.js';
 import { SkillService } from '../skills/service.js';
 import { SkillUsageStore } from '../skills/usage.js';
+import { LearningState } from '../store/learning-state.js';
 import type { SqliteSessionStore } from '../store/session-store.js';
 import { createMemoryTool } from '../tools/memory.js';
 import { anyTool, ToolRegistry, type AnyTool } from '../tools/registry.js';
@@ -133,12 +134,11 @@ export function createLearning(setup: LearningSetup): LearningComponents {
     tools,
     loop,
     curateIfDue(now = Date.now()) {
-      const last = Number(store.db.prepare<[string], { value: string }>('SELECT value FROM learning_state WHERE key = ?').get(CURATOR_LAST_RUN)?.value ?? 0);
+      const state = new LearningState(store.db);
+      const last = Number(state.get(CURATOR_LAST_RUN) ?? 0);
       if (now - last < CURATOR_INTERVAL_MS) return [];
       const archived = curateSkills({ library: skills.library(), usage, home, now, archiveAfterDays: config.skills.archive_after_days });
-      store.db
-        .prepare('INSERT INTO learning_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
-        .run(CURATOR_LAST_RUN, String(now));
+      state.set(CURATOR_LAST_RUN, String(now));
       if (archived.length > 0) skills.reload();
       return archived;
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HearthError, errorMessage } from '../errors.js';
 import type { Db } from '../store/database.js';
+import { LearningState } from '../store/learning-state.js';
 
 export const FACT_CATEGORIES = ['preference', 'work_pattern', 'expertise', 'instruction', 'background'] as const;
 export type FactCategory = (typeof FACT_CATEGORIES)[number];
@@ -52,7 +53,10 @@ const CURSOR_KEY = 'user_model.reflection_cursor';
 export class UserFactStore {
   private readonly statements;
 
+  private readonly state: LearningState;
+
   constructor(readonly db: Db) {
+    this.state = new LearningState(db);
     this.statements = {
       list: db.prepare<[], FactRow>(`SELECT ${COLUMNS} FROM user_facts ORDER BY id`),
       listByStatus: db.prepare<[string], FactRow>(`SELECT ${COLUMNS} FROM user_facts WHERE status = ? ORDER BY id`),
@@ -64,8 +68,6 @@ export class UserFactStore {
         `UPDATE user_facts SET confidence = ?, evidence = ?, updated_at = ? WHERE id = ? RETURNING ${COLUMNS}`,
       ),
       supersede: db.prepare<[number, number, number]>(`UPDATE user_facts SET status = 'superseded', superseded_by = ?, updated_at = ? WHERE id = ? AND status = 'active'`),
-      getState: db.prepare<[string], { value: string }>('SELECT value FROM learning_state WHERE key = ?'),
-      setState: db.prepare<[string, string]>('INSERT INTO learning_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
     };
   }
 
@@ -104,14 +106,14 @@ export class UserFactStore {
 
   /** The id of the last user message reflected on (0 before the first pass). */
   cursor(): number {
-    const value = this.statements.getState.get(CURSOR_KEY)?.value;
+    const value = this.state.get(CURSOR_KEY);
     const n = value === undefined ? 0 : Number(value);
     if (!Number.isInteger(n) || n < 0) throw new HearthError('db_io', `learning_state ${CURSOR_KEY} holds "${value}", not a message id.`);
     return n;
   }
 
   setCursor(messageId: number): void {
-    this.statements.setState.run(CURSOR_KEY, String(messageId));
+    this.state.set(CURSOR_KEY, String(messageId));
   }
 
   /** Run `fn` in one IMMEDIATE transaction: a reflection's facts and its cursor commit together. */
