@@ -208,8 +208,8 @@ export class AgentHost {
     const live = this.session(sessionId);
     if (live.turn !== null) throw new HearthError('usage', 'A turn is running: compress after it ends.');
     const events: AgentEvent[] = [];
-    const history = await this.compact(live, live.history, new AbortController().signal, (event) => events.push(event), { force: true, ...options });
-    return { compressed: history !== null && events.some((e) => e.type === 'compressed'), events };
+    await this.compact(live, live.history, new AbortController().signal, (event) => events.push(event), { force: true, ...options });
+    return { compressed: events.some((e) => e.type === 'compressed'), events };
   }
 
   private async compact(
