@@ -136,6 +136,21 @@ describe('compression in the agent host', () => {
   });
 });
 
+describe('/compress (AgentHost.compress)', () => {
+  it('compresses on request below the threshold, and carries the focus into the summary request', async () => {
+    const { host, model } = setup(() => ({ text: validSummary('on-request') }));
+    const session = host.startSession({ source: 'cli' });
+    for (const question of QUESTIONS.slice(0, 3)) await send(host, session, question);
+    expect(model.requests.some(isSummaryRequest)).toBe(false); // the threshold was not reached
+    const { compressed, events } = await host.compress(session, { focus: 'the deployment' });
+    // Catches a manual compression that waits for the threshold, or drops the user's focus.
+    expect(compressed).toBe(true);
+    expect(events.some((e) => e.type === 'compressed')).toBe(true);
+    const summaryRequest = model.requests.find(isSummaryRequest)!;
+    expect(summaryRequest.messages.map((m) => m.content).join('\n')).toContain('the deployment');
+  });
+});
+
 describe('the compression trigger leaves room for the conversation', () => {
   it('applies the threshold to the window minus the fixed prompt, within bounds', () => {
     // Catches a plain 50 % trigger on an 8K model whose prompt and tools already take ~2.7K tokens.
