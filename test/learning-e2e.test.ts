@@ -156,3 +156,33 @@ describe('the learning loop closes across sessions', () => {
     expect(existsSync(join(workspace, 'site', 'index.md'))).toBe(true);
   }, 60_000);
 });
+
+describe('a reset saves first', () => {
+  it('/new (endSession) runs a flush review over the conversation before ending the session', async () => {
+    const reviews: WireMessage[][] = [];
+    const server = await startScriptedOpenAIServer((body) => {
+      const messages = (body as { messages: WireMessage[] }).messages;
+      const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+      if (!lastUser.includes('[Background review]')) return { text: 'ok' };
+      reviews.push(messages);
+      return messages.at(-1)!.role === 'tool' ? { text: 'Saved.' } : { toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Deploys on Fridays.' } }] };
+    });
+    cleanups.push(() => server.close());
+    const env = freshHomeEnv();
+    writeFileSync(join(env.HEARTH_HOME as string, 'config.yaml'), `version: 1\nmodel:\n  default: scripted:hermes\nproviders:\n  scripted: { type: openai, base_url: "${server.url}" }\nuser_model:\n  enabled: false\n`);
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-reset-ws-')));
+    const engine = await engineFor(server, env, workspace, workspace);
+    const session = engine.host.startSession({ source: 'cli' });
+    await drain(engine.host.send(session, 'We deploy on Fridays.'));
+    await drain(engine.host.send(session, 'Remember that, please.'));
+    expect(reviews).toHaveLength(0); // no nudge is due after two turns
+
+    await engine.host.endSession(session);
+    // Catches a reset that drops the conversation before anything in it was saved.
+    expect(reviews.length).toBeGreaterThan(0);
+    expect(reviews[0]!.map((m) => m.content).join('\n')).toContain('We deploy on Fridays.');
+    expect(engine.learning.memory.read('user').map((e) => e.content)).toEqual(['Deploys on Fridays.']);
+    expect(engine.store.getSession(session)?.endedAt).not.toBeNull();
+    expect(() => engine.host.history(session)).toThrow(/not open/);
+  }, 60_000);
+});

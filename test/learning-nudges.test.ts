@@ -61,9 +61,9 @@ describe('review prompt and loaded skills', () => {
     expect(prompt).not.toMatch(/skill_manage/);
   });
 
-  it('a flush review says the context is about to be compressed and asks for memory and skills', () => {
+  it('a flush review says the conversation is about to leave the context and asks for memory and skills', () => {
     const prompt = reviewPrompt('flush', []);
-    expect(prompt).toMatch(/about to be compressed/);
+    expect(prompt).toMatch(/about to leave your context \(it is being compressed .*or the session is ending\)/);
     expect(prompt).toMatch(/memory` tool/);
     expect(prompt).toMatch(/skill_manage/);
   });

@@ -39,7 +39,7 @@ export function reviewPrompt(purpose: ReviewPurpose, loadedSkills: readonly stri
   const parts = [...memory, ...skills];
   const opening =
     purpose === 'flush'
-      ? '[Background review] The earlier part of this conversation is about to be compressed into a summary. Before that happens, save anything worth keeping.'
+      ? '[Background review] This conversation is about to leave your context (it is being compressed into a summary, or the session is ending). Before that happens, save anything worth keeping.'
       : '[Background review] Look back over the conversation above and save what will make future sessions better.';
   return [opening, ...parts, RULES].join('\n\n');
 }
