@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // Native modules (SQLCipher, llama.cpp) and child processes: isolate files in forks.
     pool: 'forks',
     testTimeout: 60_000,

@@ -28,6 +28,8 @@ if ((${#missing[@]})); then
 fi
 
 # 2. Node dependencies, exactly as locked. Reinstall only when the lock changed since the last install.
+#    The Electron binary cannot be downloaded here (and tests never launch it): skip its download.
+export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "npm ci"
   npm ci --no-audit --no-fund
