@@ -7,12 +7,15 @@ cd "$(dirname "$0")/.."
 
 log() { printf '\n== %s\n' "$*"; }
 
-# 1. System packages: the Secret Service (keychain), D-Bus, ripgrep (search_files' fast path), script(1).
+# 1. System packages: the Secret Service (keychain), D-Bus, ripgrep (search_files' fast path), script(1),
+#    Chromium (the renderer's end-to-end tests) and CJK fonts (the Chinese UI's screenshots).
 missing=()
 command -v dbus-run-session >/dev/null || missing+=(dbus)
 command -v gnome-keyring-daemon >/dev/null || missing+=(gnome-keyring)
 command -v rg >/dev/null || missing+=(ripgrep)
 command -v script >/dev/null || missing+=(bsdutils)   # a pseudo-terminal for the interactive CLI tests
+[ -x /usr/lib/chromium/chromium ] || missing+=(chromium)
+fc-list 2>/dev/null | grep -qi 'noto sans cjk' || missing+=(fonts-noto-cjk)
 if ((${#missing[@]})); then
   log "installing system packages: ${missing[*]}"
   if [ "$(id -u)" -eq 0 ]; then
@@ -37,8 +40,8 @@ fi
 
 # 3. Static checks and the build the CLI runs from.
 log "lint";      npx eslint .
-log "typecheck"; npx tsc -p tsconfig.json --noEmit
-log "build";     npx tsc -p tsconfig.build.json
+log "typecheck"; npx tsc -p tsconfig.json --noEmit && npx tsc -p tsconfig.renderer.json
+log "build";     npx tsc -p tsconfig.build.json && npx vite build --logLevel warn
 
 # 4. Tests, inside a private keychain session that ends with this script.
 log "tests"
