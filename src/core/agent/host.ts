@@ -157,8 +157,14 @@ export class AgentHost {
     }
 
     // Relevant skills ride on the request, not the system prompt, so the cached prefix stays byte-identical.
-    const hint = this.options.learning?.sources.skillHint(text) ?? null;
-    const done = runTurn({
+    // A failed ranking costs the hint, never the turn: the user is told and the request goes as typed.
+    const hinted = Promise.resolve()
+      .then(() => this.options.learning?.sources.skillHint(text, controller.signal) ?? null)
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) channel.push({ type: 'notice', level: 'warning', message: `Skill suggestions are unavailable for this message: ${errorMessage(err)}` });
+        return null;
+      });
+    const done = hinted.then((hint) => runTurn({
       sessionId,
       workspace: this.options.workspace,
       systemPrompt: live.systemPrompt,
@@ -182,7 +188,7 @@ export class AgentHost {
       },
       onUsage: (usage) => store.addUsage(live.record.id, usage),
       ...(this.compactor === null ? {} : { compact: (conversation, signal) => this.compact(live, conversation, signal, (event) => channel.push(event)) }),
-    })
+    }))
       .then(
         (result) => {
           this.options.learning?.afterTurn(this.view(live), result.messages, result.reason !== 'stop');

@@ -12,7 +12,9 @@ import { EmbeddingIndex } from '../search/embedding-index.js';
 import { SessionSearch, type SemanticSearch } from '../search/session-search.js';
 import { curateSkills, type CuratedSkill } from '../skills/curator.js';
 import { defaultSkillRoots, isProjectTrusted } from '../skills/discover.js';
+import { SemanticSkillRanker } from '../skills/semantic-rank.js';
 import { SkillService } from '../skills/service.js';
+import { SqliteSkillVectors } from '../skills/skill-vectors.js';
 import { SkillUsageStore } from '../skills/usage.js';
 import { LearningState } from '../store/learning-state.js';
 import type { SqliteSessionStore } from '../store/session-store.js';
@@ -26,6 +28,7 @@ import { reflectOnUser } from '../user-model/reflect.js';
 import { renderUserModel } from '../user-model/render.js';
 import { LearningLoop } from './learning-loop.js';
 import { PendingWrites } from './pending-writes.js';
+import type { HostSpawner } from '../llm/providers/local-process.js';
 
 export interface LearningComponents {
   memory: MemoryStore;
@@ -56,6 +59,8 @@ export interface LearningSetup {
   userHome?: string;
   /** Problems that degrade but do not stop learning (an embedding model that fails to load). */
   onWarning?: (message: string) => void;
+  /** How the embedding host process starts (a `utilityProcess` in Electron; `child_process.fork` by default). */
+  spawnEmbedHost?: HostSpawner;
 }
 
 /** Messages embedded per search at most, so a first search over a long history stays bounded. */
@@ -74,17 +79,22 @@ export function createLearning(setup: LearningSetup): LearningComponents {
   const memory = new MemoryStore(store.db, limits);
   const facts = new UserFactStore(store.db);
   const pending = new PendingWrites(store.db);
-  const skills = createSkillService({ home, workspace: setup.workspace, config, store, userHome });
+  const warn = setup.onWarning ?? (() => undefined);
+  const { embedder, index } = semanticSearch(config, store, home, setup.spawnEmbedHost);
+  const semanticSkills = embedder === null ? undefined : semanticSkillRanker(embedder, store, warn);
+  const skills = createSkillService({ home, workspace: setup.workspace, config, store, userHome, ...(semanticSkills === undefined ? {} : { semantic: semanticSkills }) });
   const usage = skills.usage;
+  // Skill vectors are computed now, in the background, so no turn waits for them; failures warn once inside.
+  if (semanticSkills !== undefined) void skills.semanticReady();
 
-  const { embedder, index } = semanticSearch(config, store, home);
-  const search = new SessionSearch(store, index === null ? {} : { semantic: semanticOrNothing(index, setup.onWarning ?? (() => undefined)) });
+  const search = new SessionSearch(store, index === null ? {} : { semantic: semanticOrNothing(index, warn) });
 
   const skillTools = createSkillTools({
     getLibrary: () => skills.library(),
     reload: () => skills.reload(),
     usage,
     home,
+    rank: (query, limit, signal) => skills.rank(query, limit, signal),
     stage: config.skills.write_approval ? (kind, args, summary) => void pending.stage({ kind, sessionId: null, payload: args, summary }) : null,
   });
   const tools = [
@@ -104,7 +114,7 @@ export function createLearning(setup: LearningSetup): LearningComponents {
         memory: renderMemorySnapshot(memory.snapshot(), limits),
         user: renderUserModel(facts.list(), limits.user),
       }),
-      skillHint: (text) => skills.hint(text),
+      skillHint: (text, signal) => skills.relevantHint(text, signal),
       ...(config.user_model.enabled
         ? {
             reflect: async (signal: AbortSignal) => {
@@ -144,6 +154,7 @@ export function createLearning(setup: LearningSetup): LearningComponents {
     },
     async dispose() {
       await loop.close();
+      await semanticSkills?.close();
       await embedder?.dispose();
     },
   };
@@ -168,8 +179,16 @@ function semanticOrNothing(index: EmbeddingIndex, warn: (message: string) => voi
   };
 }
 
+/**
+ * Semantic skill ranking over the session-search embedder (one embedding host for both). Vectors persist in
+ * `skill_embeddings`.
+ */
+function semanticSkillRanker(embedder: Embedder, store: SqliteSessionStore, warn: (message: string) => void): SemanticSkillRanker {
+  return new SemanticSkillRanker({ embedder, vectors: new SqliteSkillVectors(store.db), warn });
+}
+
 /** The skill library for a home and workspace: roots by precedence, project roots only when trusted. */
-export function createSkillService(setup: Pick<LearningSetup, 'home' | 'workspace' | 'config' | 'store'> & { userHome: string }): SkillService {
+export function createSkillService(setup: Pick<LearningSetup, 'home' | 'workspace' | 'config' | 'store'> & { userHome: string; semantic?: SemanticSkillRanker }): SkillService {
   const { home, config, userHome } = setup;
   const roots = defaultSkillRoots({
     home,
@@ -178,14 +197,19 @@ export function createSkillService(setup: Pick<LearningSetup, 'home' | 'workspac
     externalDirs: config.skills.external_dirs,
     projectTrusted: isProjectTrusted(setup.workspace, config.skills.trusted_projects, userHome),
   });
-  return new SkillService({ roots, usage: new SkillUsageStore(setup.store.db), catalogSize: config.skills.catalog_size });
+  return new SkillService({
+    roots,
+    usage: new SkillUsageStore(setup.store.db),
+    catalogSize: config.skills.catalog_size,
+    ...(setup.semantic === undefined ? {} : { semantic: setup.semantic }),
+  });
 }
 
 /** The embedding path, only when `search.embedding_model` names a GGUF. */
-function semanticSearch(config: HearthConfig, store: SqliteSessionStore, home: string): { embedder: Embedder | null; index: EmbeddingIndex | null } {
+function semanticSearch(config: HearthConfig, store: SqliteSessionStore, home: string, spawnHost?: HostSpawner): { embedder: Embedder | null; index: EmbeddingIndex | null } {
   const path = config.search.embedding_model;
   if (path === null) return { embedder: null, index: null };
   // Relative paths are relative to HEARTH_HOME, like model paths (models/embed.gguf).
-  const embedder = createLocalEmbedder({ modelPath: resolve(home, path) });
+  const embedder = createLocalEmbedder({ modelPath: resolve(home, path), ...(spawnHost ? { spawnHost } : {}) });
   return { embedder, index: new EmbeddingIndex(store.db, embedder) };
 }

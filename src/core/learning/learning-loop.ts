@@ -17,8 +17,11 @@ export type { SessionView } from './review.js';
 export interface LearningSources {
   /** Frozen at session start: skills catalog, memory snapshot, user profile. */
   learnedContext(): LearnedContext;
-  /** A short note of the skills most relevant to a request, appended to it; null when none stands out. */
-  skillHint(requestText: string): string | null;
+  /**
+   * A short note of the skills most relevant to a request, appended to it; null when none stands out.
+   * May be async: with an embedding model the ranking needs one embedding call for the request.
+   */
+  skillHint(requestText: string, signal?: AbortSignal): string | null | Promise<string | null>;
   /** One user-model reflection pass over messages not seen yet; resolves to how many facts changed. */
   reflect?(signal: AbortSignal): Promise<number>;
 }

@@ -1,6 +1,7 @@
 import { catalogSkills, renderSkillCatalog } from './catalog.js';
 import { loadSkillLibrary } from './library.js';
-import { catalogOrder, rankSkills, renderSkillHint } from './relevance.js';
+import { catalogOrder, rankSkills, renderSkillHint, type RankedSkill } from './relevance.js';
+import { rankSkillsFused, type SemanticSkillRanker } from './semantic-rank.js';
 import type { Skill, SkillLibrary, SkillRoot } from './types.js';
 import type { SkillUsageStore } from './usage.js';
 
@@ -11,10 +12,11 @@ const HINT_SIZE = 3;
  * The skill library one engine works with: scanned once, rescanned after the agent or the user changes
  * skills, and the two views the prompt needs — a bounded, stable catalog for the system prompt and a
  * per-request hint of the most relevant skills (so a large library neither bloats every call nor gets
- * skipped; Hermes Agent issue #66180).
+ * skipped; Hermes Agent issue #66180). With an embedding model (`semantic`), every rescan re-embeds the
+ * changed skills in the background, and `rank`/`relevantHint` fuse keyword and semantic rankings.
  */
 export class SkillService {
-  private cached: { library: SkillLibrary; offered: Skill[] } | null = null;
+  private cached: { library: SkillLibrary; offered: Skill[]; vectorsReady: Promise<void> } | null = null;
 
   constructor(
     private readonly options: {
@@ -22,6 +24,8 @@ export class SkillService {
       usage: SkillUsageStore;
       /** Skills listed in the system prompt (config `skills.catalog_size`). */
       catalogSize: number;
+      /** Semantic ranking (only when an embedding model is configured). */
+      semantic?: SemanticSkillRanker;
     },
   ) {}
 
@@ -48,18 +52,44 @@ export class SkillService {
     return renderSkillCatalog(catalogOrder(offered, this.options.usage.byName()), { limit: this.options.catalogSize });
   }
 
-  /** Relevant skills for one request, or null when no skill matches any of its words. */
+  /** Relevant skills for one request by keywords alone (synchronous), or null when no skill matches any of its words. */
   hint(requestText: string): string | null {
     const { offered } = this.load();
     if (offered.length === 0) return null;
     return renderSkillHint(rankSkills(offered, requestText, { usage: this.options.usage.byName(), limit: HINT_SIZE }));
   }
 
+  /**
+   * The hint with the fused ranking when semantic ranking is ready (one embedding call for the request),
+   * the keyword hint otherwise; null when nothing is relevant.
+   */
+  async relevantHint(requestText: string, signal?: AbortSignal): Promise<string | null> {
+    const { offered } = this.load();
+    if (offered.length === 0) return null;
+    return renderSkillHint(await this.rankAmong(offered, requestText, HINT_SIZE, signal));
+  }
+
+  /** Skills of the whole library (as `skills_search` sees them) ranked for `query`, best first, fused when possible. */
+  rank(query: string, limit: number, signal?: AbortSignal): Promise<RankedSkill[]> {
+    return this.rankAmong(this.library().skills, query, limit, signal);
+  }
+
+  /** Resolves once the library's skill vectors are stored (or the semantic path has failed); at once without a model. */
+  semanticReady(): Promise<void> {
+    return this.load().vectorsReady;
+  }
+
+  private rankAmong(skills: readonly Skill[], query: string, limit: number, signal: AbortSignal | undefined): Promise<RankedSkill[]> {
+    return rankSkillsFused(skills, query, this.options.semantic, { usage: this.options.usage.byName(), limit, ...(signal === undefined ? {} : { signal }) });
+  }
+
   /** The same `offered` array until a reload, so relevance ranking reuses its index (cached by identity). */
-  private load(): { library: SkillLibrary; offered: Skill[] } {
+  private load(): { library: SkillLibrary; offered: Skill[]; vectorsReady: Promise<void> } {
     if (this.cached === null) {
       const library = loadSkillLibrary([...this.options.roots]);
-      this.cached = { library, offered: catalogSkills(library.skills) };
+      // Every skill the model may be offered, including those unavailable here: skills_search lists them too.
+      const vectorsReady = this.options.semantic?.refresh(library.skills) ?? Promise.resolve();
+      this.cached = { library, offered: catalogSkills(library.skills), vectorsReady };
     }
     return this.cached;
   }

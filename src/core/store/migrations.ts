@@ -124,6 +124,22 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    description: 'skill embeddings for semantic skill ranking',
+    up: (db) => {
+      db.exec(`
+        -- One vector per embedded skill text per embedding model (skills/skill-vectors.ts). Keyed by a hash of
+        -- the exact text, so an edit re-embeds only what changed and renames cost nothing.
+        CREATE TABLE skill_embeddings (
+          model        TEXT NOT NULL, -- '<embedder id>#<dimensions>', as message_embeddings.model
+          content_hash TEXT NOT NULL, -- sha256 (hex) of the exact text embedded
+          vector       BLOB NOT NULL, -- little-endian float32, unit length
+          PRIMARY KEY (model, content_hash)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 export const LATEST_STORE_VERSION = STORE_MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

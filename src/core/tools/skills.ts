@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { HearthError, isHearthError } from '../errors.js';
 import { renderSkillContent } from '../skills/catalog.js';
 import { manageSkill, SKILL_ACTIONS, type SkillChange, type SkillManageRequest } from '../skills/manage.js';
-import { rankSkills } from '../skills/relevance.js';
+import { rankSkills, type RankedSkill } from '../skills/relevance.js';
 import type { Skill, SkillLibrary } from '../skills/types.js';
 import type { SkillUsageStore } from '../skills/usage.js';
 import { defineTool, type ToolContext, type ToolDefinition, type UserUpdate } from './define.js';
@@ -21,6 +21,8 @@ export interface SkillToolDeps {
   home: string;
   /** Set when `skills.write_approval` is on: the change is checked, then staged for the user instead of applied. */
   stage?: ((kind: 'skill', args: unknown, summary: string) => void) | null;
+  /** The ranking skills_search uses (SkillService.rank: keyword and semantic, fused); default keyword only. */
+  rank?: (query: string, limit: number, signal: AbortSignal) => Promise<RankedSkill[]>;
 }
 
 /** Per-session set of skills already injected by skill_view (SKILLS-SPEC case 48). */
@@ -123,10 +125,11 @@ export function createSkillTools(deps: SkillToolDeps): {
     description: 'Find installed skills relevant to a task when the catalog in the prompt does not list one. Returns the best matches.',
     input: SearchInput,
     parallelSafe: true,
-    run(input) {
-      const ranked = rankSkills(deps.getLibrary().skills, input.query, { usage: deps.usage.byName(), limit: input.limit ?? 8 });
-      if (ranked.length === 0) return Promise.resolve(`No skills match "${input.query}". Try other words, or skills_list.`);
-      return Promise.resolve(ranked.map((r) => `- ${r.skill.name}: ${oneLine(r.skill.description)}`).join('\n'));
+    async run(input, ctx) {
+      const limit = input.limit ?? 8;
+      const ranked = deps.rank ? await deps.rank(input.query, limit, ctx.signal) : rankSkills(deps.getLibrary().skills, input.query, { usage: deps.usage.byName(), limit });
+      if (ranked.length === 0) return `No skills match "${input.query}". Try other words, or skills_list.`;
+      return ranked.map((r) => `- ${r.skill.name}: ${oneLine(r.skill.description)}`).join('\n');
     },
   });
 
