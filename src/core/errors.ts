@@ -24,6 +24,15 @@ export type HearthErrorCode =
   | 'model_host_crashed'
   | 'model_not_configured'
   | 'all_models_failed'
+  // model manager (downloads, model files)
+  /** A model source that is not an `hf:` URI, an http(s) URL or a local .gguf path, or that names no file. */
+  | 'model_source_invalid'
+  /** No download with that id. */
+  | 'download_not_found'
+  /** The file is already being downloaded or already exists, or the download is not in a state that allows the action. */
+  | 'download_conflict'
+  /** A transfer or its verification failed (network, HTTP status, disk space, checksum, not a GGUF file). */
+  | 'download_failed'
   // agent
   | 'aborted'
   | 'tool_input_invalid'
