@@ -7,6 +7,7 @@ import { memoryCommand } from './commands/memory.js';
 import { pendingCommand } from './commands/pending.js';
 import { promptSizeCommand } from './commands/prompt-size.js';
 import { runCommand } from './commands/run.js';
+import { serveCommand } from './commands/serve.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { setupCommand } from './commands/setup.js';
 import { skillsCommand } from './commands/skills.js';
@@ -21,11 +22,12 @@ Usage:
   hearth memory show|edit|export|import|user [--json]   what Hearth remembers about you and the work
   hearth skills list|show <name>|validate <dir>|install <dir> [--json]
   hearth pending list|approve <id>|reject <id>           memory and skill writes waiting for approval
+  hearth serve [--port N] [--open]   the interface in your browser, on 127.0.0.1 with a per-launch token
   hearth prompt-size [--json]        fixed prompt overhead per toolset
   hearth doctor                      check keychain, database key, models, GPU, providers
   hearth setup                       first-run wizard
 
-Model flags (chat, run):
+Model flags (chat, run, serve):
   --model <file.gguf | provider:model>   e.g. models/hermes.gguf, openai:gpt-4o-mini, anthropic:claude-sonnet-4-5
   --provider openai|anthropic|local      force the wire protocol
   --base-url <url>                       OpenAI-compatible or Anthropic endpoint (Ollama, vLLM, LM Studio, …)
@@ -44,6 +46,7 @@ const commands: Record<string, Command> = {
   memory: memoryCommand,
   skills: skillsCommand,
   pending: pendingCommand,
+  serve: serveCommand,
   'prompt-size': promptSizeCommand,
   doctor: doctorCommand,
   setup: setupCommand,

@@ -158,6 +158,8 @@ export const DownloadView = z.object({
   bytesPerSecond: z.number(),
   etaSeconds: z.number().nullable(),
   error: z.string().nullable(),
+  /** Something the user should know that is not a failure ("the server cannot resume: started again from 0"). */
+  notice: z.string().nullable().optional(),
 });
 
 export const StatusView = z.object({

@@ -123,6 +123,18 @@ const SearchSection = z.object({
   embedding_model: z.string().min(1).nullable().default(null),
 });
 
+const UiSection = z.object({
+  theme: z.enum(['light', 'dark', 'system'], { error: 'expected light, dark or system' }).default('system'),
+  language: z.enum(['en', 'zh-CN'], { error: 'expected en or zh-CN' }).default('en'),
+  /** Electron accelerator that opens the quick prompt from anywhere. */
+  quick_prompt_shortcut: z.string().min(1).max(100).default('CommandOrControl+Shift+Space'),
+});
+
+const ToolsSection = z.object({
+  /** Tools switched off in the app's settings: left out of what the model is offered. */
+  disabled: z.array(z.string().min(1), { error: 'expected a list of tool names' }).default([]),
+});
+
 export const ConfigSchema = z.object({
   version: z.literal(CONFIG_VERSION, { error: `expected ${CONFIG_VERSION}` }).default(CONFIG_VERSION),
   // prefault (not default): the empty object is parsed, so the inner defaults apply.
@@ -141,6 +153,8 @@ export const ConfigSchema = z.object({
   user_model: UserModelSection.prefault({}),
   compression: CompressionSection.prefault({}),
   search: SearchSection.prefault({}),
+  tools: ToolsSection.prefault({}),
+  ui: UiSection.prefault({}),
 });
 
 export type HearthConfig = z.infer<typeof ConfigSchema>;

@@ -4,7 +4,7 @@ import { HearthError, errorMessage } from '../errors.js';
 import type { Usage } from '../llm/types.js';
 import type { Db } from './database.js';
 import { MessageSearch } from './message-search.js';
-import type { NewMessage, NewSession, SearchHit, SessionRecord, SessionStore, StoredMessage } from './types.js';
+import type { BranchSession, NewMessage, NewSession, SearchHit, SessionRecord, SessionStore, StoredMessage } from './types.js';
 
 interface SessionRow {
   id: string;
@@ -70,6 +70,24 @@ export class SqliteSessionStore implements SessionStore {
       addUsage: db.prepare(`UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`),
       setTitle: db.prepare(`UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?`),
       endSession: db.prepare(`UPDATE sessions SET ended_at = coalesce(ended_at, ?), updated_at = ? WHERE id = ?`),
+      messagesById: db.prepare<[string], MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`),
+      deleteMessages: db.prepare<[string]>(`DELETE FROM messages WHERE session_id = ?`),
+      deleteSession: db.prepare<[string]>(`DELETE FROM sessions WHERE id = ?`),
+      messageInSession: db.prepare<[number, string], { id: number }>(`SELECT id FROM messages WHERE id = ? AND session_id = ?`),
+      copyMessages: db.prepare<[string, string, number]>(
+        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at)
+         SELECT ?, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at
+         FROM messages WHERE session_id = ? AND id <= ? ORDER BY id`,
+      ),
+      // The branch's totals are what its copied messages recorded, so its cost reads as its own history.
+      totalsFromMessages: db.prepare<[string, string, string, number, string]>(
+        `UPDATE sessions SET
+           message_count = (SELECT count(*) FROM messages WHERE session_id = ?),
+           input_tokens = (SELECT coalesce(sum(input_tokens), 0) FROM messages WHERE session_id = ?),
+           output_tokens = (SELECT coalesce(sum(output_tokens), 0) FROM messages WHERE session_id = ?),
+           updated_at = ?
+         WHERE id = ?`,
+      ),
     };
   }
 
@@ -146,6 +164,48 @@ export class SqliteSessionStore implements SessionStore {
   endSession(sessionId: string): void {
     const now = Date.now();
     this.updateSession(sessionId, this.statements.endSession.run(now, now, sessionId).changes);
+  }
+
+  deleteSession(sessionId: string): void {
+    // Messages first, explicitly: the FTS delete triggers run per message in the same transaction.
+    const remove = this.db.transaction(() => {
+      this.statements.deleteMessages.run(sessionId);
+      return this.statements.deleteSession.run(sessionId).changes;
+    });
+    let changes: number;
+    try {
+      changes = remove.immediate();
+    } catch (err) {
+      throw storeError(`delete session ${sessionId}`, err);
+    }
+    this.updateSession(sessionId, changes);
+  }
+
+  branchSession(input: BranchSession): SessionRecord {
+    const parent = this.requireSession(input.sessionId);
+    const upTo = input.upToMessageId ?? Number.MAX_SAFE_INTEGER;
+    if (input.upToMessageId !== undefined && this.statements.messageInSession.get(input.upToMessageId, parent.id) === undefined) {
+      throw new HearthError('session_not_found', `Session ${parent.id} has no message ${input.upToMessageId} to branch from.`);
+    }
+    const id = newSessionId();
+    const copy = this.db.transaction(() => {
+      const now = Date.now();
+      this.statements.insertSession.run(id, input.source, parent.model, input.title ?? parent.title, parent.id, now, now);
+      this.statements.copyMessages.run(id, parent.id, upTo);
+      this.statements.totalsFromMessages.run(id, id, id, now, id);
+    });
+    try {
+      copy.immediate();
+    } catch (err) {
+      throw storeError(`branch session ${parent.id}`, err);
+    }
+    return this.requireSession(id);
+  }
+
+  getMessagesById(ids: readonly number[]): StoredMessage[] {
+    if (ids.length === 0) return [];
+    // json_each keeps this one prepared statement whatever the number of ids.
+    return this.statements.messagesById.all(JSON.stringify(ids)).map(toMessage);
   }
 
   search(query: string, options: { limit?: number } = {}): SearchHit[] {

@@ -42,6 +42,15 @@ export interface NewSession {
 
 export type NewMessage = ChatMessage & { inputTokens?: number; outputTokens?: number };
 
+/** A new session that starts as a copy of another one's conversation (the UI's "branch from here"). */
+export interface BranchSession {
+  sessionId: string;
+  /** Copy the messages up to and including this one; all of them when omitted. */
+  upToMessageId?: number;
+  source: SessionSource;
+  title?: string;
+}
+
 export interface SearchHit {
   messageId: number;
   sessionId: string;
@@ -62,6 +71,12 @@ export interface SessionStore {
   addUsage(sessionId: string, usage: Usage): void;
   setTitle(sessionId: string, title: string): void;
   endSession(sessionId: string): void;
+  /** Removes the session and its messages (the FTS index follows through triggers). */
+  deleteSession(sessionId: string): void;
+  /** A new session whose parent is `sessionId`, holding a copy of its messages (original times kept). */
+  branchSession(input: BranchSession): SessionRecord;
+  /** The messages with these ids that still exist, in id order. */
+  getMessagesById(ids: readonly number[]): StoredMessage[];
   search(query: string, options?: { limit?: number }): SearchHit[];
   close(): void;
 }

@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import type { RouteHandlers } from '../../shared/contract.js';
+import type { AgentEvent } from '../../shared/events.js';
+import { errorMessage } from '../errors.js';
+import type { ChatModel } from '../llm/types.js';
+import { composeMessage } from './attachments.js';
+import type { AppContext } from './context.js';
+import { AppError } from './errors.js';
+import { TurnStats } from './turn-stats.js';
+
+export type ChatRoutes = 'app.status' | 'chat.start' | 'chat.send' | 'chat.interrupt' | 'chat.steer' | 'approvals.answer' | 'clarify.answer';
+
+/**
+ * Chat over the AgentHost: a turn runs in the background and every AgentEvent goes out as an `agent`
+ * UiEvent for its session, so any number of windows see the same conversation. `chat.send` while a turn
+ * runs is refused (conflict) rather than turned into steering: the UI has `chat.steer` for that, and a
+ * message silently becoming guidance would surprise the user.
+ */
+export class ChatController {
+  private readonly stats = new TurnStats();
+  /** Turns started from this surface, until their last event has been forwarded. */
+  private readonly forwarding = new Map<string, Promise<void>>();
+  private readonly stopBackground: () => void;
+
+  constructor(private readonly ctx: AppContext) {
+    this.stopBackground = ctx.engine.host.onBackgroundEvent((sessionId, event) => this.forward(sessionId, event));
+  }
+
+  handlers(): Pick<RouteHandlers, ChatRoutes> {
+    const { host } = this.ctx.engine;
+    return {
+      'app.status': async () => this.status(),
+      'chat.start': async (input) => ({ sessionId: host.startSession({ source: this.ctx.source, ...(input.title === undefined ? {} : { title: input.title }) }) }),
+      'chat.send': async (input) => this.send(input.sessionId, input.text, input.attachments),
+      'chat.interrupt': async (input) => ({ interrupted: host.interrupt(input.sessionId) }),
+      'chat.steer': async (input) => ({ accepted: host.steer(input.sessionId, input.text) }),
+      'approvals.answer': async (input) => ({ accepted: host.answerApproval(input.id, input.choice) }),
+      'clarify.answer': async (input) => ({ accepted: host.answerClarify(input.id, input.text) }),
+    };
+  }
+
+  /** Interrupts the turns this surface started and waits until their events have all gone out. */
+  async close(): Promise<void> {
+    this.stopBackground();
+    for (const sessionId of this.forwarding.keys()) this.ctx.engine.host.interrupt(sessionId);
+    await Promise.all(this.forwarding.values());
+  }
+
+  private send(sessionId: string, text: string, attachments: readonly { name: string; content: string }[]): { ok: true } {
+    const { host } = this.ctx.engine;
+    if (host.isRunning(sessionId) || this.forwarding.has(sessionId)) {
+      throw new AppError('conflict', 'A turn is already running in this session: steer it, interrupt it, or wait for it to end.');
+    }
+    if (text.trim() === '' && attachments.length === 0) throw new AppError('invalid_input', 'The message is empty.');
+    const message = composeMessage(text.trim() === '' ? 'See the attached files.' : text, attachments);
+    // Throws before anything starts when the session does not exist; that reaches the caller as not_found.
+    const events = host.send(sessionId, message.text);
+    this.forwarding.set(sessionId, this.pump(sessionId, events, message.warnings));
+    return { ok: true };
+  }
+
+  /**
+   * Forwards a turn's events. `turn_end` is held back until the host has let go of the turn (its stream
+   * ended), so a UI that sends the next message the moment it sees `turn_end` is never told a turn is running.
+   */
+  private async pump(sessionId: string, events: AsyncIterable<AgentEvent>, warnings: readonly string[]): Promise<void> {
+    let end: AgentEvent | null = null;
+    try {
+      for await (const event of events) {
+        if (event.type === 'turn_end') {
+          end = event;
+          continue;
+        }
+        this.forward(sessionId, event);
+        // After `session`, which a UI takes as the start of the turn.
+        if (event.type === 'session') for (const message of warnings) this.forward(sessionId, { type: 'notice', level: 'warning', message });
+      }
+    } catch (err) {
+      // The host reports turn failures as turn_end; reaching here means the stream itself broke.
+      end = { type: 'turn_end', reason: 'error', final: '', error: { code: 'internal', message: errorMessage(err) } };
+    }
+    this.forwarding.delete(sessionId);
+    if (end !== null) this.forward(sessionId, end);
+  }
+
+  private forward(sessionId: string, event: AgentEvent): void {
+    this.stats.observe(event);
+    this.ctx.events.emit({ channel: 'agent', sessionId, event });
+  }
+
+  private status() {
+    const { model } = this.ctx.engine;
+    const stats = this.stats.snapshot();
+    return {
+      model: model.id,
+      device: deviceOf(model),
+      tokensPerSecond: stats.tokensPerSecond,
+      contextUsed: stats.contextUsed,
+      contextSize: model.contextLength ?? null,
+      needsSetup: needsSetup(model),
+    };
+  }
+}
+
+/** A local model reports where it runs once loaded; a remote one runs elsewhere. */
+function deviceOf(model: ChatModel): 'gpu' | 'cpu' | 'remote' | 'unknown' {
+  if (!model.id.startsWith('local:')) return model.id.startsWith('fallback(') ? 'unknown' : 'remote';
+  const info = 'info' in model && typeof model.info === 'function' ? (model.info as () => { gpu: string | false } | undefined)() : undefined;
+  if (info === undefined) return 'unknown';
+  return info.gpu === false ? 'cpu' : 'gpu';
+}
+
+/** Only a local model whose file is missing, with nothing to fall back to: the first-run case. */
+function needsSetup(model: ChatModel): boolean {
+  return model.id.startsWith('local:') && !existsSync(model.id.slice('local:'.length));
+}

@@ -1,0 +1,88 @@
+import type { ParsedInput, RouteHandlers, RouteOutput } from '../../shared/contract.js';
+import { loadConfig, saveConfig } from '../config/load.js';
+import type { HearthConfig } from '../config/schema.js';
+import { isHearthError } from '../errors.js';
+import { deleteSecret, getSecret, setSecret } from '../safety/secrets/keychain.js';
+import type { AppContext } from './context.js';
+
+export type SettingsRoutes = 'settings.get' | 'settings.update' | 'secrets.setApiKey' | 'secrets.deleteApiKey';
+type SettingsView = RouteOutput<'settings.get'>;
+type SettingsPatch = ParsedInput<'settings.update'>;
+
+/**
+ * Settings live in config.yaml, read fresh on every call and re-read just before a write, so an edit made
+ * by hand (or by `hearth setup`) while the app runs is not overwritten. Engine-side settings (model,
+ * approvals, tools) take effect when the engine next starts; UI preferences apply at once.
+ *
+ * API keys go to the OS keychain only (`provider:<name>`): never into config.yaml, never back to a UI,
+ * never into a log or an error message. A UI learns only whether a key is stored.
+ */
+export function settingsHandlers(ctx: AppContext): Pick<RouteHandlers, SettingsRoutes> {
+  const { home } = ctx.engine;
+  const view = (config: HearthConfig): SettingsView => toView(config, ctx.engine.tools.names());
+  return {
+    'settings.get': async () => view(loadConfig(home).config),
+    'settings.update': async (patch) => {
+      const next = applyPatch(loadConfig(home).config, patch);
+      saveConfig(home, next);
+      return view(loadConfig(home).config);
+    },
+    'secrets.setApiKey': async (input) => {
+      setSecret(providerAccount(input.provider), input.key);
+      return { stored: true as const };
+    },
+    'secrets.deleteApiKey': async (input) => {
+      deleteSecret(providerAccount(input.provider));
+      return { ok: true as const };
+    },
+  };
+}
+
+export function providerAccount(provider: string): string {
+  return `provider:${provider}`;
+}
+
+function toView(config: HearthConfig, toolNames: readonly string[]): SettingsView {
+  const disabled = new Set(config.tools.disabled);
+  return {
+    defaultModel: config.model.default,
+    fallbacks: config.model.fallbacks,
+    providers: Object.entries(config.providers).map(([name, provider]) => ({ name, type: provider.type, baseUrl: provider.base_url, hasKey: hasKey(name) })),
+    approvals: { mode: config.approvals.mode, allowlist: config.approvals.allowlist, timeoutSeconds: config.approvals.timeout_s },
+    toolset: config.agent.toolset,
+    // Disabled tools that are not in this toolset are listed too, so they can be switched back on.
+    tools: [...new Set([...toolNames, ...disabled])].sort().map((name) => ({ name, enabled: !disabled.has(name) })),
+    theme: config.ui.theme,
+    language: config.ui.language,
+    quickPromptShortcut: config.ui.quick_prompt_shortcut,
+  };
+}
+
+function hasKey(provider: string): boolean {
+  try {
+    return getSecret(providerAccount(provider)) !== null;
+  } catch (err) {
+    // No reachable keychain means no key can be stored there either: "no key" is the true answer, and
+    // saving one reports the keychain problem to the user.
+    if (isHearthError(err, 'keychain_unavailable')) return false;
+    throw err;
+  }
+}
+
+function applyPatch(config: HearthConfig, patch: SettingsPatch): HearthConfig {
+  const next: HearthConfig = structuredClone(config);
+  if (patch.defaultModel !== undefined) next.model.default = patch.defaultModel;
+  if (patch.fallbacks !== undefined) next.model.fallbacks = patch.fallbacks;
+  if (patch.provider !== undefined) {
+    const { name, type, baseUrl } = patch.provider;
+    // Keeps what the UI does not edit (api_key_env, context_length) of an existing entry.
+    next.providers[name] = { ...next.providers[name], type, base_url: baseUrl };
+  }
+  if (patch.approvalsMode !== undefined) next.approvals.mode = patch.approvalsMode;
+  if (patch.allowlist !== undefined) next.approvals.allowlist = patch.allowlist;
+  if (patch.disabledTools !== undefined) next.tools.disabled = patch.disabledTools;
+  if (patch.theme !== undefined) next.ui.theme = patch.theme;
+  if (patch.language !== undefined) next.ui.language = patch.language;
+  if (patch.quickPromptShortcut !== undefined) next.ui.quick_prompt_shortcut = patch.quickPromptShortcut;
+  return next;
+}

@@ -1,0 +1,116 @@
+/**
+ * The `hearth serve` process: the engine, the app service and the web server, until SIGINT or SIGTERM.
+ * The CLI starts this file by path (like the model host), because surfaces do not import each other; it
+ * passes its parsed flags as one JSON argument.
+ */
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { createModelHandlers } from '../core/app/models.js';
+import { createAppService, type AppService } from '../core/app/service.js';
+import { loadConfig, saveConfig } from '../core/config/load.js';
+import { openEngine } from '../core/engine.js';
+import { errorMessage } from '../core/errors.js';
+import { openBrowser } from './open-browser.js';
+import { startWebServer } from './web-server.js';
+
+const ServeOptions = z.object({
+  port: z.number().int().min(0).max(65_535),
+  open: z.boolean(),
+  workspace: z.string().min(1),
+  yolo: z.boolean(),
+  overrides: z.object({
+    model: z.string().optional(),
+    provider: z.enum(['openai', 'anthropic', 'local']).optional(),
+    baseUrl: z.string().optional(),
+    apiKeyEnv: z.string().optional(),
+  }),
+});
+type ServeOptions = z.infer<typeof ServeOptions>;
+
+const DUPLICATE_SIGNAL_MS = 1000;
+
+/** dist/renderer, from src/server (tsx) and from dist/server (built) alike. */
+const RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
+
+async function serve(options: ServeOptions): Promise<number> {
+  const err = (line: string) => process.stderr.write(`${line}\n`);
+  const engine = await openEngine({
+    env: process.env,
+    workspace: options.workspace,
+    yolo: options.yolo,
+    overrides: Object.fromEntries(Object.entries(options.overrides).filter(([, v]) => v !== undefined)),
+    onWarning: (message) => err(`warning: ${message}`),
+  });
+  // Download progress goes out through the service, which needs the model routes first: hence the late binding.
+  let service: AppService | null = null;
+  const models = createModelHandlers({
+    home: engine.home,
+    config: engine.config,
+    env: process.env,
+    emit: (event) => service?.emit(event),
+    useModel: (path) => {
+      // Re-read first so an edit made meanwhile survives; the running engine switches at its next start.
+      const current = loadConfig(engine.home).config;
+      saveConfig(engine.home, { ...current, model: { ...current.model, default: `local:${path}` } });
+      return Promise.resolve();
+    },
+  });
+  const app = createAppService(engine, { source: 'web', models });
+  service = app;
+  const shutdown = async () => {
+    await app.close();
+    await models.close();
+    await engine.close();
+  };
+  let server;
+  try {
+    server = await startWebServer({ service: app, port: options.port, staticDir: RENDERER_DIR, log: err });
+  } catch (e) {
+    await shutdown();
+    throw e;
+  }
+  process.stdout.write(`${server.url}\n`);
+  err(`Hearth is serving its interface on 127.0.0.1:${server.port}. Keep the address private: the token in it opens your sessions. Ctrl+C stops.`);
+  if (options.open) openBrowser(server.url, err);
+
+  const running = server;
+  await new Promise<void>((resolve) => {
+    let stopAskedAt: number | null = null;
+    const onSignal = () => {
+      if (stopAskedAt === null) {
+        stopAskedAt = Date.now();
+        resolve();
+        return;
+      }
+      // One Ctrl+C often arrives twice (the terminal signals the process group, and the CLI relays it);
+      // a signal well after the first means "stop now" when closing is stuck.
+      if (Date.now() - stopAskedAt > DUPLICATE_SIGNAL_MS) process.exit(130);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  err('Stopping…');
+  await running.close();
+  await shutdown();
+  return 0;
+}
+
+const parsed = ServeOptions.safeParse(parseJson(process.argv[2] ?? ''));
+if (!parsed.success) {
+  process.stderr.write(`hearth serve: bad options from the launcher: ${parsed.error.message}\n`);
+  process.exitCode = 2;
+} else {
+  process.exitCode = await serve(parsed.data).catch((e: unknown) => {
+    process.stderr.write(`hearth serve: ${errorMessage(e)}\n`);
+    return 1;
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (_err) {
+    // Reported by the schema check above as "bad options from the launcher".
+    return undefined;
+  }
+}

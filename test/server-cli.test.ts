@@ -1,0 +1,82 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { collect, freshHomeEnv, runHearth, spawnHearth } from './fixtures/cli.js';
+import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
+import type { ScriptedServer } from './fixtures/scripted-turns.js';
+import { WebClient } from './fixtures/web-client.js';
+
+/** `hearth serve` as a user runs it: the real CLI process, which starts the web server process, then SIGTERM. */
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+});
+
+async function scriptedHome(): Promise<{ env: NodeJS.ProcessEnv; server: ScriptedServer }> {
+  const server = await startScriptedOpenAIServer([{ text: 'Served answer.' }]);
+  cleanups.push(() => server.close());
+  const env = freshHomeEnv();
+  writeFileSync(join(env.HEARTH_HOME as string, 'config.yaml'), `version: 1\nmodel:\n  default: scripted:m\nproviders:\n  scripted: { type: openai, base_url: "${server.url}" }\nreview:\n  enabled: false\nuser_model:\n  enabled: false\n`);
+  return { env, server };
+}
+
+/** Resolves with the first line of stdout that is the printed address. */
+function printedUrl(child: ChildProcess, timeoutMs = 60_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`no URL within ${timeoutMs} ms; stdout: ${out}; stderr: ${err}`)), timeoutMs);
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+)$/m.exec(out)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve(url);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`hearth serve exited (${code}) before printing its address; stderr: ${err}`)));
+  });
+}
+
+describe('hearth serve', () => {
+  // Catches a serve command that prints an address nothing listens on, dies when no browser can be opened,
+  // or does not stop cleanly on SIGTERM. One process for all of it: each start costs seconds.
+  it('prints the tokened address, survives a failed --open, serves the contract, and exits 0 on SIGTERM', async () => {
+    const { env } = await scriptedHome();
+    const cwd = mkdtempSync(join(tmpdir(), 'hearth-serve-ws-'));
+    // An empty PATH: xdg-open/open cannot be found, as on a headless server (node itself is started by absolute path).
+    const emptyPath = mkdtempSync(join(tmpdir(), 'hearth-empty-path-'));
+    const child = spawnHearth(['serve', '--port', '0', '--open'], { env: { ...env, PATH: emptyPath }, cwd });
+    cleanups.push(() => void child.kill('SIGKILL'));
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const url = await printedUrl(child);
+    await expect.poll(() => stderr, { timeout: 10_000 }).toContain('Could not open a browser');
+    const { port, searchParams } = new URL(url);
+    const client = await WebClient.connect(`ws://127.0.0.1:${port}/ws?token=${searchParams.get('token')}`);
+    cleanups.push(() => client.close());
+    await expect(client.ok('app.status', {})).resolves.toMatchObject({ model: 'scripted:m', device: 'remote' });
+    const { sessionId } = await client.ok<{ sessionId: string }>('chat.start', {});
+    await client.ok('chat.send', { sessionId, text: 'hello' });
+    const end = await client.waitForEvent((e) => e.channel === 'agent' && e.event.type === 'turn_end');
+    expect(end).toMatchObject({ sessionId, event: { final: 'Served answer.' } });
+    // The session is stored with the surface it came from.
+    await expect(client.ok('sessions.list', {})).resolves.toMatchObject([{ id: sessionId, source: 'web' }]);
+
+    const exited = collect(child, undefined, 30_000);
+    child.kill('SIGTERM');
+    const result = await exited;
+    expect(result.code).toBe(0);
+    expect(stderr).toContain('Stopping');
+    await expect(WebClient.connect(`ws://127.0.0.1:${port}/ws?token=${searchParams.get('token')}`)).rejects.toThrow();
+  });
+
+  it('rejects a bad --port as a usage error (exit 2) without starting anything', async () => {
+    const result = await runHearth(['serve', '--port', 'eighty'], { env: freshHomeEnv() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--port takes a port number');
+  });
+});
