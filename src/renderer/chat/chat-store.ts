@@ -1,0 +1,130 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Attachment, HearthApi, UiEvent } from '../../shared/contract.js';
+import type { z } from 'zod';
+import type { ApprovalChoice } from '../../shared/contract.js';
+import { ApiCallError, errorMessage } from '../api/api-error.js';
+import {
+  approvalAnswered,
+  clarifyAnswered,
+  initialChatState,
+  reduceAgentEvent,
+  sendFailed,
+  sessionLoaded,
+  userSent,
+  type ChatState,
+} from './chat-machine.js';
+import { EventCoalescer, type FrameScheduler, type SessionEvent } from './event-coalescer.js';
+
+export interface ChatActions {
+  /** Idle: starts a turn (and a session when there is none). Mid-turn: the text steers the running turn. */
+  send(text: string, attachments?: z.input<typeof Attachment>[]): Promise<void>;
+  interrupt(): Promise<void>;
+  answerApproval(id: string, choice: z.infer<typeof ApprovalChoice>): Promise<void>;
+  answerClarify(id: string, text: string): Promise<void>;
+  /** Drops an approval that already timed out (the engine denied it); nothing is sent. */
+  dismissApproval(id: string): void;
+  openSession(sessionId: string): Promise<void>;
+  newChat(): void;
+  /** Every UiEvent goes here; agent events are coalesced per frame. */
+  handleEvent(event: UiEvent): void;
+  /** Errors of the last action that have no place in the thread (e.g. an approval answer that failed). */
+  actionError: string | null;
+}
+
+export type ChatStore = StoreApi<ChatState & ChatActions>;
+
+export function createChatStore(api: HearthApi, scheduler?: FrameScheduler): ChatStore {
+  const store = createStore<ChatState & ChatActions>()((set, get) => {
+    const coalescer = new EventCoalescer((events: SessionEvent[]) => {
+      const now = Date.now();
+      let state: ChatState = get();
+      for (const { sessionId, event } of events) state = reduceAgentEvent(state, sessionId, event, now);
+      set(state);
+    }, scheduler);
+
+    const startTurn = async (text: string, attachments: z.input<typeof Attachment>[]) => {
+      let sessionId = get().sessionId;
+      set(userSent(get(), text, attachments.map((a) => a.name), Date.now()));
+      try {
+        if (sessionId === null) {
+          sessionId = (await api.invoke('chat.start', {})).sessionId;
+          set({ sessionId });
+        }
+        await api.invoke('chat.send', { sessionId, text, attachments });
+      } catch (error) {
+        coalescer.flush();
+        set(sendFailed(get(), error instanceof ApiCallError ? error.code : 'internal', errorMessage(error)));
+      }
+    };
+
+    return {
+      ...initialChatState(),
+      actionError: null,
+      async send(text, attachments = []) {
+        coalescer.flush();
+        const { phase, sessionId } = get();
+        if (phase !== 'idle' && sessionId !== null) {
+          try {
+            const { accepted } = await api.invoke('chat.steer', { sessionId, text });
+            if (accepted) return;
+          } catch (error) {
+            set({ actionError: errorMessage(error) });
+            return;
+          }
+          // The turn ended between the click and the steer: the text becomes the next message instead.
+          coalescer.flush();
+        }
+        await startTurn(text, attachments);
+      },
+      async interrupt() {
+        const { sessionId } = get();
+        if (sessionId === null) return;
+        try {
+          await api.invoke('chat.interrupt', { sessionId });
+        } catch (error) {
+          set({ actionError: errorMessage(error) });
+        }
+      },
+      async answerApproval(id, choice) {
+        try {
+          await api.invoke('approvals.answer', { id, choice });
+          coalescer.flush();
+          set(approvalAnswered(get(), id));
+        } catch (error) {
+          set({ actionError: errorMessage(error) });
+        }
+      },
+      async answerClarify(id, text) {
+        try {
+          await api.invoke('clarify.answer', { id, text });
+          coalescer.flush();
+          set(clarifyAnswered(get(), id));
+        } catch (error) {
+          set({ actionError: errorMessage(error) });
+        }
+      },
+      dismissApproval(id) {
+        coalescer.flush();
+        set(approvalAnswered(get(), id));
+      },
+      async openSession(sessionId) {
+        try {
+          const { session, messages } = await api.invoke('sessions.open', { sessionId });
+          coalescer.flush();
+          // Approvals of other sessions stay: they still need an answer.
+          set({ ...sessionLoaded(session.id, session.model, messages), approvals: get().approvals, actionError: null });
+        } catch (error) {
+          set({ actionError: errorMessage(error) });
+        }
+      },
+      newChat() {
+        coalescer.flush();
+        set({ ...initialChatState(), approvals: get().approvals, actionError: null });
+      },
+      handleEvent(event) {
+        if (event.channel === 'agent') coalescer.push(event.sessionId, event.event);
+      },
+    };
+  });
+  return store;
+}
