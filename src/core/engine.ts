@@ -6,6 +6,7 @@ import { errorMessage } from './errors.js';
 import { LocalBackend } from './exec/local.js';
 import { createLearning, type LearningComponents } from './learning/components.js';
 import { createModelChain, type ModelOverrides } from './llm/registry.js';
+import type { HostSpawner } from './llm/providers/local-process.js';
 import type { ChatModel } from './llm/types.js';
 import { ApprovalPolicyBroker } from './safety/approvals/policy.js';
 import { getSecret } from './safety/secrets/keychain.js';
@@ -25,6 +26,8 @@ export interface EngineOptions {
   onLoadProgress?: (progress: number) => void;
   /** The user's home directory, for `~/.agents/skills` and `~/.claude/skills` (default: os.homedir()). */
   userHome?: string;
+  /** How the model and embedding host processes start: Electron passes `utilityProcess` spawners (default: fork). */
+  hostSpawners?: { model?: HostSpawner; embed?: HostSpawner };
 }
 
 export interface Engine {
@@ -59,6 +62,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     env: options.env,
     ...(options.overrides ? { overrides: options.overrides } : {}),
     ...(options.onLoadProgress ? { onLoadProgress: options.onLoadProgress } : {}),
+    ...(options.hostSpawners?.model ? { spawnHost: options.hostSpawners.model } : {}),
     getSecret: (account) => {
       try {
         return getSecret(account);
@@ -85,6 +89,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
         model,
         onWarning: warn,
         ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
+        ...(options.hostSpawners?.embed ? { spawnEmbedHost: options.hostSpawners.embed } : {}),
       });
       tools = createToolset(config.agent.toolset, {
         backend: new LocalBackend(),

@@ -6,6 +6,7 @@ import { OpenAICompatibleModel } from './providers/openai.js';
 import { FallbackChain } from './fallback.js';
 import { parseModelSpec, type ModelSpec } from './model-spec.js';
 import type { ChatModel, ModelEvent } from './types.js';
+import type { HostSpawner } from './providers/local-process.js';
 
 /** Command-line or caller overrides on top of config.yaml. */
 export interface ModelOverrides {
@@ -25,6 +26,8 @@ export interface ModelContext {
   /** Keychain lookup for API keys stored by `hearth setup` / the desktop app (account `provider:<name>`). */
   getSecret?: (account: string) => string | null;
   onLoadProgress?: (progress: number) => void;
+  /** How the model host process starts: `child_process.fork` by default, a `utilityProcess` in Electron. */
+  spawnHost?: HostSpawner;
 }
 
 /**
@@ -62,6 +65,7 @@ function createLocal(spec: Extract<ModelSpec, { kind: 'local' }>, ctx: ModelCont
     gpu: local.gpu,
     contextSize: local.context_size,
     ...(ctx.onLoadProgress ? { onLoadProgress: ctx.onLoadProgress } : {}),
+    ...(ctx.spawnHost ? { spawnHost: ctx.spawnHost } : {}),
   });
 }
 
