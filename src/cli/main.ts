@@ -4,6 +4,7 @@ import { formatError } from './format-error.js';
 import { chatCommand } from './commands/chat.js';
 import { doctorCommand } from './commands/doctor.js';
 import { memoryCommand } from './commands/memory.js';
+import { modelsCommand } from './commands/models.js';
 import { pendingCommand } from './commands/pending.js';
 import { promptSizeCommand } from './commands/prompt-size.js';
 import { runCommand } from './commands/run.js';
@@ -23,6 +24,7 @@ Usage:
   hearth skills list|show <name>|validate <dir>|install <dir> [--json]
   hearth pending list|approve <id>|reject <id>           memory and skill writes waiting for approval
   hearth serve [--port N] [--open]   the interface in your browser, on 127.0.0.1 with a per-launch token
+  hearth models list|download <source> [--sha256 HEX]|fit <source>   local GGUF models
   hearth prompt-size [--json]        fixed prompt overhead per toolset
   hearth doctor                      check keychain, database key, models, GPU, providers
   hearth setup                       first-run wizard
@@ -47,6 +49,7 @@ const commands: Record<string, Command> = {
   skills: skillsCommand,
   pending: pendingCommand,
   serve: serveCommand,
+  models: modelsCommand,
   'prompt-size': promptSizeCommand,
   doctor: doctorCommand,
   setup: setupCommand,

@@ -91,11 +91,15 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
         ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
         ...(options.hostSpawners?.embed ? { spawnEmbedHost: options.hostSpawners.embed } : {}),
       });
-      tools = createToolset(config.agent.toolset, {
-        backend: new LocalBackend(),
-        terminal: { outputLimit: config.terminal.output_limit_chars, defaultTimeoutSeconds: config.terminal.timeout_s },
-        extra: learning.tools,
-      });
+      tools = withoutDisabled(
+        createToolset(config.agent.toolset, {
+          backend: new LocalBackend(),
+          terminal: { outputLimit: config.terminal.output_limit_chars, defaultTimeoutSeconds: config.terminal.timeout_s },
+          extra: learning.tools,
+        }),
+        config.tools.disabled,
+        warn,
+      );
     } catch (err) {
       store.close();
       throw err;
@@ -153,4 +157,14 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       store.close();
     },
   };
+}
+
+/** The toolset minus the tools switched off in settings (`tools.disabled`); an unknown name is reported, not ignored. */
+function withoutDisabled(tools: ToolRegistry, disabled: readonly string[], warn: (message: string) => void): ToolRegistry {
+  if (disabled.length === 0) return tools;
+  const offered = new Set(tools.list().map((tool) => tool.name));
+  const unknown = disabled.filter((name) => !offered.has(name));
+  if (unknown.length > 0) warn(`tools.disabled names tools this toolset does not have: ${unknown.join(', ')}`);
+  const off = new Set(disabled);
+  return tools.subset([...offered].filter((name) => !off.has(name)));
 }

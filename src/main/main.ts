@@ -5,11 +5,10 @@
  */
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, clipboard, dialog, globalShortcut, ipcMain, Menu, nativeImage, Notification, powerMonitor, protocol, session, shell, Tray } from 'electron';
-import { createAppService, type AppService } from '../core/app/service.js';
+import { app, BrowserWindow, clipboard, dialog, globalShortcut, ipcMain, Menu, nativeImage, Notification, powerMonitor, protocol, session, shell, Tray, utilityProcess } from 'electron';
+import type { AppService } from '../core/app/service.js';
 import { dispatch } from '../core/app/dispatch.js';
-import { createModelHandlers } from '../core/app/models.js';
-import { loadConfig, saveConfig } from '../core/config/load.js';
+import { openAppService } from '../core/app/open-app-service.js';
 import { openEngine, type Engine } from '../core/engine.js';
 import { errorMessage } from '../core/errors.js';
 import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL, ROUTES, type UiEvent } from '../shared/contract.js';
@@ -22,6 +21,7 @@ import { createEventForwarder } from './event-forwarder.js';
 import { createIpcRouter } from './ipc-router.js';
 import { applyLaunchAtLogin, HIDDEN_START_ARG, launchAtLoginSetting } from './login-item.js';
 import { MainWindowController } from './main-window.js';
+import { utilityHostSpawner } from './model-host-process.js';
 import { guardNavigation, openExternalIfSafe } from './navigation-guard.js';
 import { createBackgroundNotifier } from './notifications.js';
 import { denyAllPermissions } from './permissions.js';
@@ -64,7 +64,7 @@ const quickPrompt = new QuickPromptController({
   showMainOnSession: (sessionId) => mainWindow.showSession(sessionId),
 });
 
-let running: { engine: Engine; service: AppService; closeModels: () => Promise<void>; shortcut: QuickPromptShortcut; approvals: ApprovalSurface } | null = null;
+let running: { engine: Engine; service: AppService; shortcut: QuickPromptShortcut; approvals: ApprovalSurface } | null = null;
 
 async function start(): Promise<void> {
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ rootDir: paths.renderer, onRefused: (url, reason) => log(`Refused ${url.slice(0, 200)}: ${reason}`) }));
@@ -72,19 +72,15 @@ async function start(): Promise<void> {
   const navigation = { openExternal: (url: string) => shell.openExternal(url), log };
   app.on('web-contents-created', (_event, contents) => guardNavigation(contents, navigation));
 
-  const engine = await openEngine({ env: process.env, workspace: homedir(), onWarning: log });
-  const models = createModelHandlers({
-    home: engine.home,
-    config: engine.config,
+  // The model and embedding hosts run as utilityProcesses: with the RunAsNode fuse off, child_process.fork of the
+  // app binary would not start Node.
+  const engine = await openEngine({
     env: process.env,
-    // Only called once downloads run, long after `service` below exists.
-    emit: (event) => service.emit(event),
-    useModel: async (path) => {
-      const current = loadConfig(engine.home).config;
-      saveConfig(engine.home, { ...current, model: { ...current.model, default: `local:${path}` } });
-    },
+    workspace: homedir(),
+    onWarning: log,
+    hostSpawners: { model: utilityHostSpawner(utilityProcess.fork, 'main'), embed: utilityHostSpawner(utilityProcess.fork, 'embed-main') },
   });
-  const service = createAppService(engine, { source: 'desktop', models });
+  const service = openAppService(engine, { source: 'desktop', env: process.env });
   const shortcut = new QuickPromptShortcut(globalShortcut, () => quickPrompt.toggle(), (message) => notify('Hearth shortcut', message));
   const call = async (route: string, input: unknown) => {
     const result = await dispatch(service.handlers, route, input, { onInternalError: (err) => log(`Route ${route} failed: ${errorMessage(err)}`) });
@@ -153,7 +149,7 @@ async function start(): Promise<void> {
     const configHome = process.env.XDG_CONFIG_HOME ?? `${homedir()}/.config`;
     applyLaunchAtLogin(app, launchAtLogin, { platform: process.platform, executable: process.env.APPIMAGE ?? process.execPath, configHome });
   }
-  running = { engine, service, closeModels: () => models.close(), shortcut, approvals };
+  running = { engine, service, shortcut, approvals };
   if (!process.argv.includes(HIDDEN_START_ARG)) mainWindow.show();
 }
 
@@ -161,12 +157,11 @@ async function start(): Promise<void> {
 let stopping: Promise<void> | null = null;
 async function stop(): Promise<void> {
   if (!running) return;
-  const { engine, service, closeModels, shortcut, approvals } = running;
+  const { engine, service, shortcut, approvals } = running;
   running = null;
   shortcut.dispose();
   approvals.dispose();
   await service.close();
-  await closeModels();
   await engine.close();
 }
 

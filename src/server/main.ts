@@ -5,9 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { createModelHandlers } from '../core/app/models.js';
-import { createAppService, type AppService } from '../core/app/service.js';
-import { loadConfig, saveConfig } from '../core/config/load.js';
+import { openAppService } from '../core/app/open-app-service.js';
 import { openEngine } from '../core/engine.js';
 import { errorMessage } from '../core/errors.js';
 import { openBrowser } from './open-browser.js';
@@ -41,25 +39,9 @@ async function serve(options: ServeOptions): Promise<number> {
     overrides: Object.fromEntries(Object.entries(options.overrides).filter(([, v]) => v !== undefined)),
     onWarning: (message) => err(`warning: ${message}`),
   });
-  // Download progress goes out through the service, which needs the model routes first: hence the late binding.
-  let service: AppService | null = null;
-  const models = createModelHandlers({
-    home: engine.home,
-    config: engine.config,
-    env: process.env,
-    emit: (event) => service?.emit(event),
-    useModel: (path) => {
-      // Re-read first so an edit made meanwhile survives; the running engine switches at its next start.
-      const current = loadConfig(engine.home).config;
-      saveConfig(engine.home, { ...current, model: { ...current.model, default: `local:${path}` } });
-      return Promise.resolve();
-    },
-  });
-  const app = createAppService(engine, { source: 'web', models });
-  service = app;
+  const app = openAppService(engine, { source: 'web', env: process.env });
   const shutdown = async () => {
     await app.close();
-    await models.close();
     await engine.close();
   };
   let server;

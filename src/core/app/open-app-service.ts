@@ -1,0 +1,37 @@
+import { loadConfig, saveConfig } from '../config/load.js';
+import type { Engine } from '../engine.js';
+import type { AppSource } from './context.js';
+import { createModelHandlers } from './models.js';
+import { createAppService, type AppService } from './service.js';
+
+/**
+ * The app service with its model manager, as both surfaces (Electron main and `hearth serve`) run it. The
+ * models' download progress goes out through the service, which needs the model routes first: hence the
+ * late binding. `close()` stops turns, then pauses downloads (their .part files are kept for resume).
+ */
+export function openAppService(engine: Engine, options: { source: AppSource; env: NodeJS.ProcessEnv; gpuMemory?: () => Promise<{ totalBytes: number; freeBytes: number } | null> }): AppService {
+  let service: AppService | null = null;
+  const models = createModelHandlers({
+    home: engine.home,
+    config: engine.config,
+    env: options.env,
+    emit: (event) => service?.emit(event),
+    ...(options.gpuMemory ? { gpuMemory: options.gpuMemory } : {}),
+    useModel: (path) => {
+      // Re-read first so an edit made meanwhile survives; the running engine switches at its next start.
+      const current = loadConfig(engine.home).config;
+      saveConfig(engine.home, { ...current, model: { ...current.model, default: `local:${path}` } });
+      return Promise.resolve();
+    },
+  });
+  const app = createAppService(engine, { source: options.source, models });
+  service = app;
+  let closing: Promise<void> | null = null;
+  return {
+    ...app,
+    close: () => {
+      closing ??= app.close().finally(() => models.close());
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startAppHarness, type AppHarness } from './fixtures/app-engine.js';
+
+/**
+ * Tool toggles in the app's settings (`tools.disabled`) reach the engine: a switched-off tool is not offered
+ * to the model. Catches a setting that is saved to config.yaml but ignored when the engine starts.
+ */
+let harness: AppHarness | null = null;
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+});
+
+describe('tools.disabled', () => {
+  it('leaves switched-off tools out of the toolset and out of the model request', async () => {
+    harness = await startAppHarness([{ text: 'ok' }], { configExtra: 'tools:\n  disabled: [terminal, web_search_does_not_exist]\n' });
+    const names = harness.engine.tools.list().map((tool) => tool.name);
+    expect(names).not.toContain('terminal');
+    expect(names).toContain('read_file');
+
+    const { sessionId } = await harness.service.handlers['chat.start']({});
+    await harness.service.handlers['chat.send']({ sessionId, text: 'hello', attachments: [] });
+    await expect.poll(() => harness?.server.requests.length ?? 0).toBe(1);
+    const offered = (harness.server.requests[0] as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name) ?? [];
+    expect(offered).toContain('read_file');
+    expect(offered).not.toContain('terminal');
+  });
+
+  it('is listed as off in settings and can be switched back on', async () => {
+    harness = await startAppHarness([], { configExtra: 'tools:\n  disabled: [terminal]\n' });
+    const settings = await harness.service.handlers['settings.get']({});
+    expect(settings.tools.find((tool) => tool.name === 'terminal')?.enabled).toBe(false);
+  });
+});
