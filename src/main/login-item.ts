@@ -47,12 +47,3 @@ export function applyLaunchAtLogin(app: LoginItemApp, enabled: boolean, target: 
   mkdirSync(join(target.configHome, 'autostart'), { recursive: true });
   writeFileSync(file, autostartDesktopEntry(target.executable), { mode: 0o644 });
 }
-
-/**
- * `ui.launch_at_login` from config, or undefined while the config has no such key: then the OS setting is
- * left as the user (or the OS) set it rather than forced off.
- */
-export function launchAtLoginSetting(ui: object): boolean | undefined {
-  const value = (ui as Record<string, unknown>).launch_at_login;
-  return typeof value === 'boolean' ? value : undefined;
-}

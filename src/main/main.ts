@@ -19,7 +19,7 @@ import { ApprovalSurface, nativeApprovalDialog } from './approval-surface.js';
 import { CloseBehaviour, hideOnClose } from './close-behaviour.js';
 import { createEventForwarder } from './event-forwarder.js';
 import { createIpcRouter } from './ipc-router.js';
-import { applyLaunchAtLogin, HIDDEN_START_ARG, launchAtLoginSetting } from './login-item.js';
+import { applyLaunchAtLogin, HIDDEN_START_ARG } from './login-item.js';
 import { MainWindowController } from './main-window.js';
 import { utilityHostSpawner } from './model-host-process.js';
 import { guardNavigation, openExternalIfSafe } from './navigation-guard.js';
@@ -144,7 +144,7 @@ async function start(): Promise<void> {
     if (event.channel === 'status') refreshTray();
   });
 
-  const launchAtLogin = launchAtLoginSetting(engine.config.ui);
+  const launchAtLogin = engine.config.ui.launch_at_login;
   if (launchAtLogin !== undefined) {
     const configHome = process.env.XDG_CONFIG_HOME ?? `${homedir()}/.config`;
     applyLaunchAtLogin(app, launchAtLogin, { platform: process.platform, executable: process.env.APPIMAGE ?? process.execPath, configHome });

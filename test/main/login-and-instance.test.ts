@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyLaunchAtLogin, autostartDesktopEntry, autostartFilePath, HIDDEN_START_ARG, launchAtLoginSetting, type LoginItemApp } from '../../src/main/login-item.js';
+import { ConfigSchema } from '../../src/core/config/schema.js';
+import { applyLaunchAtLogin, autostartDesktopEntry, autostartFilePath, HIDDEN_START_ARG, type LoginItemApp } from '../../src/main/login-item.js';
 import { claimSingleInstance, type SingleInstanceApp } from '../../src/main/single-instance.js';
 
 const dirs: string[] = [];
@@ -49,10 +50,11 @@ describe('launch at login', () => {
     expect(autostartDesktopEntry('/home/a b/Hearth "x" $HOME 100%.AppImage')).toContain('Exec="/home/a b/Hearth \\\\"x\\\\" \\\\$HOME 100%%.AppImage" --hidden');
   });
 
-  it('reads the setting only when config has it (otherwise leaves the OS as it is)', () => {
-    expect(launchAtLoginSetting({ theme: 'dark' })).toBeUndefined();
-    expect(launchAtLoginSetting({ launch_at_login: true })).toBe(true);
-    expect(launchAtLoginSetting({ launch_at_login: 'yes' })).toBeUndefined();
+  // Catches a config that forces the OS login item off when the user never chose, or accepts a non-boolean.
+  it('is unset unless config says so, and config refuses a non-boolean', () => {
+    expect(ConfigSchema.parse({}).ui.launch_at_login).toBeUndefined();
+    expect(ConfigSchema.parse({ ui: { launch_at_login: true } }).ui.launch_at_login).toBe(true);
+    expect(ConfigSchema.safeParse({ ui: { launch_at_login: 'yes' } }).success).toBe(false);
   });
 });
 

@@ -119,7 +119,7 @@ const CompressionSection = z.object({
 });
 
 const SearchSection = z.object({
-  /** Embedding GGUF for semantic session search, fused with bm25; null keeps search lexical only. */
+  /** Embedding GGUF for semantic session search and skill ranking, each fused with its keyword ranking; null keeps both lexical. */
   embedding_model: z.string().min(1).nullable().default(null),
 });
 
@@ -128,6 +128,8 @@ const UiSection = z.object({
   language: z.enum(['en', 'zh-CN'], { error: 'expected en or zh-CN' }).default('en'),
   /** Electron accelerator that opens the quick prompt from anywhere. */
   quick_prompt_shortcut: z.string().min(1).max(100).default('CommandOrControl+Shift+Space'),
+  /** Start the desktop app hidden in the tray at login. Unset: the OS setting is left as it is. */
+  launch_at_login: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
 const ToolsSection = z.object({
