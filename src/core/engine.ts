@@ -31,6 +31,8 @@ export interface EngineOptions {
 }
 
 export interface Engine {
+  /** Listen to the local model's load progress (0…1) from now on; returns the unsubscribe. */
+  onModelLoadProgress(listener: (progress: number) => void): () => void;
   home: string;
   config: HearthConfig;
   store: SqliteSessionStore;
@@ -56,12 +58,17 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const config = loaded.config;
 
   let keychainWarned = false;
+  // Surfaces that exist only after the engine (the app service) still see the model load: they subscribe here.
+  const loadListeners = new Set<(progress: number) => void>();
   const model = createModelChain({
     home,
     config,
     env: options.env,
     ...(options.overrides ? { overrides: options.overrides } : {}),
-    ...(options.onLoadProgress ? { onLoadProgress: options.onLoadProgress } : {}),
+    onLoadProgress: (progress) => {
+      options.onLoadProgress?.(progress);
+      for (const listener of loadListeners) listener(progress);
+    },
     ...(options.hostSpawners?.model ? { spawnHost: options.hostSpawners.model } : {}),
     getSecret: (account) => {
       try {
@@ -143,6 +150,10 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   });
 
   return {
+    onModelLoadProgress(listener) {
+      loadListeners.add(listener);
+      return () => loadListeners.delete(listener);
+    },
     home,
     config,
     store,

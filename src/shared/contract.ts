@@ -170,6 +170,8 @@ export const StatusView = z.object({
   contextSize: z.number().nullable(),
   /** No model file and no provider configured: the UI shows onboarding. */
   needsSetup: z.boolean(),
+  /** While the local model loads: 0…1; null otherwise. */
+  loadProgress: z.number().min(0).max(1).nullable().optional(),
 });
 
 const route = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });

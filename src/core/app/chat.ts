@@ -21,9 +21,13 @@ export class ChatController {
   /** Turns started from this surface, until their last event has been forwarded. */
   private readonly forwarding = new Map<string, Promise<void>>();
   private readonly stopBackground: () => void;
+  private readonly stopLoadProgress: () => void;
+  private loadProgress: number | null = null;
+  private lastLoadEmit = 0;
 
   constructor(private readonly ctx: AppContext) {
     this.stopBackground = ctx.engine.host.onBackgroundEvent((sessionId, event) => this.forward(sessionId, event));
+    this.stopLoadProgress = ctx.engine.onModelLoadProgress((progress) => this.modelLoading(progress));
   }
 
   handlers(): Pick<RouteHandlers, ChatRoutes> {
@@ -42,6 +46,7 @@ export class ChatController {
   /** Interrupts the turns this surface started and waits until their events have all gone out. */
   async close(): Promise<void> {
     this.stopBackground();
+    this.stopLoadProgress();
     for (const sessionId of this.forwarding.keys()) this.ctx.engine.host.interrupt(sessionId);
     await Promise.all(this.forwarding.values());
   }
@@ -86,6 +91,18 @@ export class ChatController {
   private forward(sessionId: string, event: AgentEvent): void {
     this.stats.observe(event);
     this.ctx.events.emit({ channel: 'agent', sessionId, event });
+    // The status bar follows the last response's speed and context without polling.
+    if (event.type === 'usage' || event.type === 'model_fallback') this.ctx.events.emit({ channel: 'status', status: this.status() });
+  }
+
+  /** Load progress to every UI, at most ~10 updates a second plus the first and the last. */
+  private modelLoading(progress: number): void {
+    const now = Date.now();
+    const done = progress >= 1;
+    this.loadProgress = done ? null : progress;
+    if (!done && this.lastLoadEmit !== 0 && now - this.lastLoadEmit < 100) return;
+    this.lastLoadEmit = done ? 0 : now;
+    this.ctx.events.emit({ channel: 'status', status: this.status() });
   }
 
   private status() {
@@ -98,6 +115,7 @@ export class ChatController {
       contextUsed: stats.contextUsed,
       contextSize: model.contextLength ?? null,
       needsSetup: needsSetup(model),
+      loadProgress: this.loadProgress,
     };
   }
 }
