@@ -38,6 +38,17 @@ describe('search: stemmed English', () => {
     expect(hit).toMatchObject({ sessionId, role: 'user' });
   });
 
+  // Catches a snippet taken from the wrong message: with the rowid bound as a REAL, FTS5 ignored the rowid
+  // filter and every hit showed the snippet of the first matching message.
+  it('gives each hit the snippet of its own message', () => {
+    const first = say('The kettle in the kitchen whistles loudly.');
+    const second = say('Descale the kettle with citric acid monthly.');
+    const hits = store.search('kettle');
+    expect(hits.find((h) => h.messageId === first)?.snippet).toContain('whistles');
+    expect(hits.find((h) => h.messageId === second)?.snippet).toContain('citric');
+    expect(hits.find((h) => h.messageId === second)?.snippet).not.toContain('whistles');
+  });
+
   it('requires every word, and falls back to any word only when nothing has them all', () => {
     const both = say('the nginx config needs a reload');
     const one = say('nginx is running');

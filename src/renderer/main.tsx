@@ -1,3 +1,5 @@
+// First: zod must be told not to use eval before any schema is built (see the module).
+import './api/zod-jitless.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { pickApi } from './api/pick-api.js';

@@ -22,8 +22,12 @@ export class SearchSnippets {
   private readonly content;
 
   constructor(db: Db) {
+    // CAST: better-sqlite3 binds a JS number as a REAL, and FTS5 then ignores a `MATCH … AND rowid = ?`
+    // constraint altogether, so the first matching message's snippet came back for every hit.
     const snippet = (table: string, tokens: number) =>
-      db.prepare<[string, string, string, number], string>(`SELECT snippet(${table}, -1, ?, ?, '…', ${tokens}) FROM ${table} WHERE ${table} MATCH ? AND rowid = ?`).pluck();
+      db
+        .prepare<[string, string, string, number], string>(`SELECT snippet(${table}, -1, ?, ?, '…', ${tokens}) FROM ${table} WHERE ${table} MATCH ? AND rowid = CAST(? AS INTEGER)`)
+        .pluck();
     this.stemmed = snippet('messages_fts', STEMMED_TOKENS);
     this.trigram = snippet('messages_trigram', TRIGRAM_TOKENS);
     this.content = db.prepare<[number], string>('SELECT content FROM messages WHERE id = ?').pluck();

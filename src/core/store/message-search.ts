@@ -53,11 +53,13 @@ export class MessageSearch {
       WHERE messages_fts MATCH ? AND rowid >= ?
       ORDER BY score DESC
       LIMIT ?`);
+    // CAST: better-sqlite3 binds a JS number as a REAL, and FTS5 then ignores the rowid filter (every hit got
+    // the snippet of the first matching message).
     this.stemmedHit = db.prepare<[string, number], Omit<HitRow, 'score'>>(`
       SELECT m.id, m.session_id, m.role, m.created_at,
              snippet(messages_fts, -1, '[', ']', '…', ${SNIPPET_TOKENS.stemmed}) AS snippet
       FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
-      WHERE messages_fts MATCH ? AND messages_fts.rowid = ?`);
+      WHERE messages_fts MATCH ? AND messages_fts.rowid = CAST(? AS INTEGER)`);
     this.trigram = db.prepare<[string, number], HitRow>(`
       SELECT m.id, m.session_id, m.role, m.created_at,
              snippet(messages_trigram, -1, '[', ']', '…', ${SNIPPET_TOKENS.trigram}) AS snippet,

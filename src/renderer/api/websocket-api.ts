@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { ServerFrame, type ClientFrame, type HearthApi, type RouteName, type RouteInput, type RouteOutput, type UiEvent } from '../../shared/contract.js';
 import { ApiCallError } from './api-error.js';
 
@@ -135,7 +134,3 @@ export function webSocketApi(location: Pick<Location, 'protocol' | 'host' | 'sea
     },
   };
 }
-
-// Zod's JIT compiles validators with `new Function`, which the page's CSP (no 'unsafe-eval') forbids and reports
-// as a violation; the interpreted path is fast enough for these frames.
-z.config({ jitless: true });
