@@ -144,7 +144,8 @@ describe('app views', () => {
     await eventually(() => expect(screen.getByTestId('download').dataset.state).toBe('paused'));
     server.emit({ channel: 'download', download: { ...download, state: 'failed', error: 'checksum mismatch: expected ab12…, got cd34…' } });
     expect((await screen.findByTestId('download-error')).textContent).toContain('checksum mismatch');
-    expect(screen.getByTestId('download-resume')).toBeTruthy();
+    // A failed download is offered again as "Try again", not "Resume": a checksum failure leaves nothing to resume.
+    expect(screen.getByTestId('download-resume').textContent).toBe('Try again');
   });
 
   it('first run: onboarding until a provider, key and model are set, then the chat', async () => {

@@ -197,6 +197,7 @@ export const en = {
   'download.speed': '{speed}/s',
   'download.eta': '{time} left',
   'download.pause': 'Pause',
+  'download.retry': 'Try again',
   'download.resume': 'Resume',
 
   'onboarding.title': 'Welcome to Hearth',
@@ -208,6 +209,7 @@ export const en = {
   'onboarding.finish': 'Start chatting',
   'onboarding.skip': 'Skip for now',
 
+  'status.loading': 'Loading the model… {percent}%',
   'status.model': 'Model: {model}',
   'status.device': 'Device: {device}',
   'status.tps': '{tps} tokens/s',

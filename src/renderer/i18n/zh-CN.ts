@@ -195,6 +195,7 @@ export const zhCN: Record<MessageKey, string> = {
   'download.speed': '{speed}/秒',
   'download.eta': '剩余 {time}',
   'download.pause': '暂停',
+  'download.retry': '重试',
   'download.resume': '继续',
 
   'onboarding.title': '欢迎使用 Hearth',
@@ -206,6 +207,7 @@ export const zhCN: Record<MessageKey, string> = {
   'onboarding.finish': '开始对话',
   'onboarding.skip': '暂时跳过',
 
+  'status.loading': '正在加载模型…… {percent}%',
   'status.model': '模型：{model}',
   'status.device': '设备：{device}',
   'status.tps': '{tps} token/秒',

@@ -48,7 +48,8 @@ export function DownloadRow({ download }: { download: z.infer<typeof DownloadVie
         )}
         {(download.state === 'paused' || download.state === 'failed') && (
           <button type="button" className="primary" data-testid="download-resume" onClick={() => control('resume')}>
-            {t('download.resume')}
+            {/* A failed download may have nothing left to resume from (a checksum failure deletes the file): it is tried again. */}
+            {download.state === 'failed' ? t('download.retry') : t('download.resume')}
           </button>
         )}
         {(active || download.state === 'paused') && (

@@ -9,9 +9,15 @@ export function StatusBar() {
   const tps = status?.tokensPerSecond ?? measured;
   const used = status?.contextUsed ?? null;
   const size = status?.contextSize ?? null;
+  const loading = typeof status?.loadProgress === 'number' ? status.loadProgress : null;
   return (
     <footer className="status-bar" data-testid="status-bar">
       <span data-testid="status-model">{t('status.model', { model: chatModel ?? status?.model ?? '—' })}</span>
+      {loading !== null && (
+        <span data-testid="status-loading">
+          {t('status.loading', { percent: Math.round(loading * 100) })} <progress max={1} value={loading} />
+        </span>
+      )}
       <span data-testid="status-device">{t('status.device', { device: t(`device.${status?.device ?? 'unknown'}`) })}</span>
       <span data-testid="status-tps">{t('status.tps', { tps: tps === null ? '—' : tps.toFixed(1) })}</span>
       <span data-testid="status-context">
