@@ -115,8 +115,9 @@ describe('webSocketApi', () => {
     // Catches a client that ignores the page token, or persists it where any script on the origin can read it.
     server = await startContractServer({}, 'right');
     api = webSocketApi({ ...server.location, search: '?token=wrong' }, { backoffMs: () => 30 });
-    await eventually(() => expect(server?.tokensSeen.length).toBeGreaterThanOrEqual(2));
-    expect(api.connectionState()).toBe('reconnecting');
+    await eventually(() => expect(server?.tokensSeen.length).toBeGreaterThanOrEqual(3));
+    // Never opened: the page says it cannot reach Hearth at this address (not "connection lost").
+    await eventually(() => expect(api?.connectionState()).toBe('unreachable'));
     expect(server.openSockets()).toBe(0);
     expect(JSON.stringify({ ...localStorage })).not.toContain('wrong');
     expect(JSON.stringify({ ...sessionStorage })).not.toContain('wrong');

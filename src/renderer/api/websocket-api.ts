@@ -1,7 +1,14 @@
 import { ServerFrame, type ClientFrame, type HearthApi, type RouteName, type RouteInput, type RouteOutput, type UiEvent } from '../../shared/contract.js';
 import { ApiCallError } from './api-error.js';
 
-export type ConnectionState = 'connecting' | 'open' | 'reconnecting';
+/**
+ * `unreachable`: the socket never opened after a few tries. A browser hides why (a 401 for a stale token looks
+ * like a server that is down), so the page says both; `no-token`: the address has no token at all.
+ */
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'unreachable' | 'no-token';
+
+/** Failed first attempts before a page that never connected says it cannot reach Hearth at this address. */
+const ATTEMPTS_BEFORE_UNREACHABLE = 3;
 
 /** The web-mode transport: the HearthApi contract plus what only a network connection has. */
 export interface WebSocketHearthApi extends HearthApi {
@@ -35,6 +42,8 @@ export function webSocketUrl(location: Pick<Location, 'protocol' | 'host' | 'sea
  */
 export function webSocketApi(location: Pick<Location, 'protocol' | 'host' | 'search'>, options: WebSocketApiOptions = {}): WebSocketHearthApi {
   const url = webSocketUrl(location);
+  const hasToken = (new URLSearchParams(location.search).get('token') ?? '') !== '';
+  let everOpened = false;
   const backoff = options.backoffMs ?? defaultBackoff;
   const Impl = options.WebSocketImpl ?? globalThis.WebSocket;
   const pending = new Map<number, Pending>();
@@ -44,7 +53,7 @@ export function webSocketApi(location: Pick<Location, 'protocol' | 'host' | 'sea
   const stateListeners = new Set<(state: ConnectionState) => void>();
   let nextId = 1;
   let attempt = 0;
-  let state: ConnectionState = 'connecting';
+  let state: ConnectionState = hasToken ? 'connecting' : 'no-token';
   let socket: WebSocket | null = null;
   let closed = false;
   let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
@@ -88,6 +97,7 @@ export function webSocketApi(location: Pick<Location, 'protocol' | 'host' | 'sea
     socket = ws;
     ws.onopen = () => {
       attempt = 0;
+      everOpened = true;
       setState('open');
       for (const frame of outbox.splice(0)) ws.send(JSON.stringify(frame));
     };
@@ -97,7 +107,9 @@ export function webSocketApi(location: Pick<Location, 'protocol' | 'host' | 'sea
       socket = null;
       failAllPending();
       if (closed) return;
-      setState('reconnecting');
+      if (everOpened) setState('reconnecting');
+      else if (!hasToken) setState('no-token');
+      else if (attempt + 1 >= ATTEMPTS_BEFORE_UNREACHABLE) setState('unreachable');
       reconnectTimer = setTimeout(connect, backoff(attempt++));
     };
     // 'error' is always followed by 'close', which does the recovery.

@@ -22,6 +22,8 @@ export const en = {
   'common.yesDelete': 'Yes, delete',
 
   'connection.connecting': 'Connecting to Hearth…',
+  'connection.unreachable': 'Hearth does not answer at this address. Open the address `hearth serve` printed: its token changes every time Hearth starts.',
+  'connection.noToken': 'This address has no access token. Open the full address `hearth serve` printed (it ends in ?token=…).',
   'connection.reconnecting': 'Connection to Hearth lost. Reconnecting…',
 
   'phase.idle': 'Ready',

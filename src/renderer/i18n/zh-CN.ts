@@ -20,6 +20,8 @@ export const zhCN: Record<MessageKey, string> = {
   'common.yesDelete': '确定删除',
 
   'connection.connecting': '正在连接 Hearth…',
+  'connection.unreachable': 'Hearth 在此地址没有响应。请打开 `hearth serve` 打印的地址：每次启动 Hearth 时令牌都会改变。',
+  'connection.noToken': '此地址缺少访问令牌。请打开 `hearth serve` 打印的完整地址（以 ?token=… 结尾）。',
   'connection.reconnecting': '与 Hearth 的连接已断开，正在重新连接…',
 
   'phase.idle': '就绪',

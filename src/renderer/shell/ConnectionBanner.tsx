@@ -12,7 +12,7 @@ export function ConnectionBanner() {
   if (state === 'open') return null;
   return (
     <div className="connection-banner" role="status" data-testid="connection-banner" data-state={state}>
-      {state === 'connecting' ? t('connection.connecting') : t('connection.reconnecting')}
+      {t(`connection.${state === 'no-token' ? 'noToken' : state}`)}
     </div>
   );
 }
