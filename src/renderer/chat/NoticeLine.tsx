@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { useT, type Translate } from '../i18n/i18n.js';
 import type { NoticeEvent } from './chat-machine.js';
 
-function describe(event: NoticeEvent, t: Translate): { level: 'info' | 'warning' | 'error'; text: string } {
+export function describeNotice(event: NoticeEvent, t: Translate): { level: 'info' | 'warning' | 'error'; text: string } {
   switch (event.type) {
     case 'notice':
       return { level: event.level, text: event.message };
@@ -17,7 +17,7 @@ function describe(event: NoticeEvent, t: Translate): { level: 'info' | 'warning'
     case 'steer_applied':
       return { level: 'info', text: t('notice.steered', { text: event.text }) };
     case 'approval_resolved':
-      return { level: event.approved ? 'info' : 'warning', text: event.approved ? t('notice.approved', { reason: event.reason }) : t('notice.denied', { reason: event.reason }) };
+      return { level: event.approved ? 'info' : 'warning', text: approvalText(event.approved, event.reason, t) };
     case 'turn_error':
       return { level: 'error', text: t('notice.turnError', { code: event.code, message: event.message }) };
     case 'turn_stopped':
@@ -28,10 +28,26 @@ function describe(event: NoticeEvent, t: Translate): { level: 'info' | 'warning'
 /** A line in the thread for something that happened around the conversation (learning, fallback, errors). */
 export const NoticeLine = memo(function NoticeLine({ event }: { event: NoticeEvent }) {
   const t = useT();
-  const { level, text } = describe(event, t);
+  const { level, text } = describeNotice(event, t);
   return (
     <div className={`notice notice-${level}`} data-testid="notice" data-kind={event.type} data-level={level} role={level === 'error' ? 'alert' : undefined}>
       {text}
     </div>
   );
 });
+
+/** The engine's reason is the user's choice (once/session/always/deny) or why the question was withdrawn. */
+function approvalText(approved: boolean, reason: string, t: Translate): string {
+  switch (reason) {
+    case 'once':
+      return t('notice.approvedOnce');
+    case 'session':
+      return t('notice.approvedSession');
+    case 'always':
+      return t('notice.approvedAlways');
+    case 'deny':
+      return t('notice.deniedByYou');
+    default:
+      return approved ? t('notice.approved', { reason }) : t('notice.denied', { reason });
+  }
+}

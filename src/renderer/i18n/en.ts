@@ -58,6 +58,10 @@ export const en = {
   'tool.result': 'Result',
   'tool.error': 'Error',
 
+  'notice.approvedOnce': 'Command allowed once.',
+  'notice.approvedSession': 'Command allowed for this session.',
+  'notice.approvedAlways': 'Command allowed from now on (saved to the allowlist).',
+  'notice.deniedByYou': 'Command denied.',
   'notice.approved': 'Command approved ({reason}).',
   'notice.denied': 'Command denied ({reason}).',
   'notice.compressed': 'Context compressed from {before} to {after} tokens ({messages} messages summarised). The chat continues in a new session.',

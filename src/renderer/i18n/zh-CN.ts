@@ -56,6 +56,10 @@ export const zhCN: Record<MessageKey, string> = {
   'tool.result': '结果',
   'tool.error': '错误',
 
+  'notice.approvedOnce': '已允许本次执行该命令。',
+  'notice.approvedSession': '已在本会话中允许该命令。',
+  'notice.approvedAlways': '已永久允许该命令（已保存到允许列表）。',
+  'notice.deniedByYou': '已拒绝该命令。',
   'notice.approved': '命令已批准（{reason}）。',
   'notice.denied': '命令已拒绝（{reason}）。',
   'notice.compressed': '上下文已从 {before} 压缩到 {after} 个 token（总结了 {messages} 条消息）。对话在新会话中继续。',
