@@ -7,6 +7,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { CustomScheme } from 'electron';
 import { APP_HOST, APP_SCHEME } from './app-origin.js';
+import { rendererContentType } from '../shared/renderer-content-types.js';
 
 /** No inline script or style, no remote anything: the renderer bundles everything it runs. */
 export const CONTENT_SECURITY_POLICY = [
@@ -28,27 +29,6 @@ export const CONTENT_SECURITY_POLICY = [
 export const APP_SCHEME_PRIVILEGES: CustomScheme[] = [
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
 ];
-
-const MIME_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8',
-};
 
 export type AppRequestResolution =
   | { ok: true; filePath: string; mimeType: string }
@@ -96,7 +76,7 @@ export function resolveAppRequest(rootDir: string, requestUrl: string, method = 
   const root = resolve(rootDir);
   const filePath = resolve(root, relativePath);
   if (!isInside(root, filePath)) return refuse(403, 'outside the renderer folder');
-  const mimeType = MIME_TYPES[extname(filePath).toLowerCase()] ?? 'application/octet-stream';
+  const mimeType = rendererContentType(extname(filePath));
   return { ok: true, filePath, mimeType };
 }
 

@@ -4,23 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { errorMessage } from '../core/errors.js';
 import { securityHeaders } from './request-guard.js';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.txt': 'text/plain; charset=utf-8',
-};
+import { rendererContentType } from '../shared/renderer-content-types.js';
 
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Hearth</title></head>
@@ -52,7 +36,7 @@ export class StaticFiles {
     if (target === null) return send(response, 404, { ...headers, 'content-type': 'text/plain; charset=utf-8' }, 'Not found.\n', request);
     const body = await readFile(target);
     const isIndex = target.endsWith(`${sep}index.html`);
-    send(response, 200, { ...headers, 'content-type': CONTENT_TYPES[extname(target).toLowerCase()] ?? 'application/octet-stream', 'cache-control': isIndex ? 'no-store' : 'no-cache' }, body, request);
+    send(response, 200, { ...headers, 'content-type': rendererContentType(extname(target)), 'cache-control': isIndex ? 'no-store' : 'no-cache' }, body, request);
   }
 
   /** The file's real path inside the root, null when there is none, 'outside' when the path escapes. */

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { RouteHandlers, RouteOutput } from '../../shared/contract.js';
 import { errorMessage, isHearthError } from '../errors.js';
-import { applyStagedWrite } from '../learning/apply-staged.js';
+import { applyStagedWrite, MemoryPayload, SkillPayload } from '../learning/apply-staged.js';
 import type { PendingWrite } from '../learning/pending-writes.js';
 import type { MemoryTarget } from '../memory/budget.js';
 import type { MemoryPlan } from '../memory/memory-plan.js';
-import { manageSkill, SKILL_ACTIONS, supportFilePath } from '../skills/manage.js';
+import { manageSkill, supportFilePath } from '../skills/manage.js';
 import { unifiedDiff } from '../tools/unified-diff.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
@@ -14,16 +14,6 @@ import { AppError } from './errors.js';
 export type PendingRoutes = 'pending.list' | 'pending.decide';
 type PendingChange = RouteOutput<'pending.list'>[number];
 
-const MemoryPayload = z.object({ action: z.enum(['add', 'replace', 'remove']), target: z.enum(['memory', 'user']), content: z.string().optional(), old_text: z.string().optional() });
-const SkillPayload = z.object({
-  action: z.enum(SKILL_ACTIONS),
-  name: z.string().min(1),
-  content: z.string().optional(),
-  old_string: z.string().optional(),
-  new_string: z.string().optional(),
-  file_path: z.string().optional(),
-  file_content: z.string().optional(),
-});
 
 /**
  * Memory and skill writes the agent staged for approval. Each is shown with the diff approving it would

@@ -6,14 +6,16 @@ import { manageSkill, SKILL_ACTIONS } from '../skills/manage.js';
 import type { SkillService } from '../skills/service.js';
 import type { PendingWrite } from './pending-writes.js';
 
-const MemoryPayload = z.object({
+/** A staged `memory` tool call, as stored in pending_writes. */
+export const MemoryPayload = z.object({
   action: z.enum(['add', 'replace', 'remove']),
   target: z.enum(['memory', 'user']),
   content: z.string().optional(),
   old_text: z.string().optional(),
 });
 
-const SkillPayload = z.object({
+/** A staged `skill_manage` tool call, as stored in pending_writes. */
+export const SkillPayload = z.object({
   action: z.enum(SKILL_ACTIONS),
   name: z.string().min(1),
   content: z.string().optional(),
