@@ -138,7 +138,7 @@ describe('LocalEmbedder with bad model files', () => {
     writeFileSync(path, '<html>404</html>');
     const err = await failure(localEmbedder(path).dimensions());
     expect(err.code).toBe('model_load_failed');
-    expect(err.message).toContain('not a GGUF file');
+    expect(err.message).toContain('not a GGUF model file');
   });
 
   it('a truncated GGUF is model_load_failed with llama.cpp’s reason, the host is gone, and a fixed file loads on the next call', async () => {

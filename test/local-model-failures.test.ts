@@ -62,7 +62,7 @@ describe('LocalModel failures', () => {
     writeFileSync(path, '<html>404 Not Found</html>');
     const err = await firstError(localModel(path));
     expect(err.code).toBe('model_load_failed');
-    expect(err.message).toContain('not a GGUF file');
+    expect(err.message).toContain('not a GGUF model file');
   });
 
   it('a truncated GGUF is model_load_failed', async () => {

@@ -9,7 +9,7 @@ import { errorMessage, HearthError } from '../errors.js';
 import type { RouteHandlers, UiEvent } from '../../shared/contract.js';
 import { CURATED_MODELS } from '../models/curated-models.js';
 import { estimateFit, thisMachine, type GpuMemory } from '../models/fit-estimate.js';
-import { ggufHeaderProblem } from '../models/gguf-header.js';
+import { ggufHeaderProblem } from '../llm/providers/gguf-file.js';
 import { ModelDownloads } from '../models/model-downloads.js';
 import { modelSizeOf, type SizeOrigin } from '../models/model-size.js';
 import { parseModelSource } from '../models/model-source.js';
