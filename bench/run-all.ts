@@ -4,6 +4,7 @@
  *
  *   npm run bench                          # all, store at 100k and 1M messages (the 1M build takes minutes)
  *   BENCH_STORE_SIZES=100000 npm run bench # a quicker store run
+ *   BENCH_UI=1 npm run bench               # also the desktop UI in Chromium (needs `npx vite build` first)
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -29,3 +30,6 @@ runScript('Skills: retrieval top-1/top-5 over 200 generated skills', 'skills-ret
 runScript('Compression: tokens before/after and planning time', 'compression.ts');
 runScript('Session search: LoCoMo evidence recall@k', 'locomo.ts', [process.env.LOCOMO_DIR ?? join(here, '..', '..', 'shared', 'benchmarks', 'locomo')]);
 runScript('Embeddings: throughput and query latency', 'embeddings.ts');
+// Last and opt-in: it needs the built renderer and Debian's Chromium, and its frame rates suffer from
+// anything else running, so it is best run on its own.
+if (process.env.BENCH_UI === '1') runScript('Desktop UI in Chromium: open a 10,000-message session, scroll it, stream 2,000 tokens/s', 'ui-render.ts');

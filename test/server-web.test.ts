@@ -35,7 +35,8 @@ let secretOutside: string;
 const clients: WebClient[] = [];
 
 beforeAll(async () => {
-  app = await startAppHarness(script);
+  // Pieces 25 ms apart: longer than the UI's delta batching (one frame), so a stream stays a stream.
+  app = await startAppHarness(script, { serverOptions: { writeDelayMs: 25 } });
   const root = mkdtempSync(join(tmpdir(), 'hearth-static-'));
   staticDir = join(root, 'renderer');
   mkdirSync(join(staticDir, 'assets'), { recursive: true });

@@ -57,3 +57,28 @@ describe('renderMarkdown', () => {
     expect(div.querySelector('code')?.textContent).toContain('<img src=x onerror=alert(1)>');
   });
 });
+
+describe('renderMarkdown modes and cache', () => {
+  const source = 'Run:\n\n```ts\nconst answer = 42;\n```\n';
+
+  it('without highlighting still escapes code and keeps the copy button', () => {
+    // Catches the streaming tail's plain mode dropping the escaping (raw HTML into innerHTML) or the button.
+    const div = document.createElement('div');
+    div.innerHTML = renderMarkdown('```ts\nconst a = "<img src=x onerror=alert(1)>";\n```', 'Copy', { highlight: false });
+    expect(div.querySelector('img')).toBeNull();
+    expect(div.querySelector('.hljs-keyword')).toBeNull();
+    expect(div.querySelector('code')?.textContent).toContain('<img src=x onerror=alert(1)>');
+    expect(div.querySelector('[data-copy-code]')?.textContent).toBe('Copy');
+  });
+
+  it('caches per source, copy label and highlighting mode', () => {
+    // Catches a cache keyed on the source alone: a language switch would keep English buttons, or the
+    // streaming tail's plain HTML would be served for a finished message (code never highlighted).
+    const plainFirst = renderMarkdown(source, 'Copy', { highlight: false });
+    const highlighted = renderMarkdown(source, 'Copy');
+    expect(plainFirst).not.toContain('hljs-');
+    expect(highlighted).toContain('hljs-');
+    expect(renderMarkdown(source, '复制')).toContain('复制');
+    expect(renderMarkdown(source, 'Copy')).toBe(highlighted);
+  });
+});

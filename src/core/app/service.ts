@@ -19,6 +19,8 @@ export interface AppServiceOptions {
   models: ModelHandlers;
   /** A UI listener that threw; default: a process warning. */
   onListenerError?: (err: unknown) => void;
+  /** Join consecutive text/reasoning deltas for this long before sending (default one frame, 16 ms; 0: off). */
+  deltaBatchMs?: number;
 }
 
 /** The engine side of the UI contract: what Electron main and the web server put behind `dispatch`. */
@@ -31,7 +33,10 @@ export interface AppService {
 }
 
 export function createAppService(engine: Engine, options: AppServiceOptions): AppService {
-  const events = new EventHub(options.onListenerError ?? ((err) => process.emitWarning(`A UI event listener failed: ${errorMessage(err)}`)));
+  const events = new EventHub(
+    options.onListenerError ?? ((err) => process.emitWarning(`A UI event listener failed: ${errorMessage(err)}`)),
+    options.deltaBatchMs,
+  );
   const ctx: AppContext = { engine, source: options.source, events };
   const chat = new ChatController(ctx);
   const handlers: RouteHandlers = {

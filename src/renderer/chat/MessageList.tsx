@@ -17,13 +17,19 @@ export function MessageList() {
   const sessionId = useChat((s) => s.sessionId);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
+  // A stable key function: the virtualizer recomputes every row's offset (10,000 of them) whenever it gets a
+  // new one, which a fresh closure per render would cause on every scroll and every streamed frame. Within
+  // a session a row keeps its key (items are appended or replaced in place), so the session is the only dependency.
+  const getItemKey = useCallback((index: number) => itemsRef.current[index]?.key ?? index, [sessionId]);
 
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 96,
     overscan: 8,
-    getItemKey: (index) => items[index]?.key ?? index,
+    getItemKey,
   });
 
   const onScroll = useCallback(() => {
