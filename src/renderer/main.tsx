@@ -3,8 +3,11 @@ import './api/zod-jitless.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { pickApi } from './api/pick-api.js';
+import { shellApi } from './api/shell-api.js';
 import { App } from './app/App.js';
 import { createServices, ServicesProvider } from './app/services.js';
+import { followShellLinks } from './app/shell-links.js';
+import { QuickPrompt } from './quick-prompt/QuickPrompt.js';
 import { browserLanguage } from './settings/settings-store.js';
 import './styles/app.css';
 
@@ -23,12 +26,15 @@ if (picked.kind === 'websocket') {
   });
 }
 
+// The desktop shell opens this page as the main window or as the quick prompt (`?view=quick-prompt`).
+const shell = shellApi();
+const quickPrompt = shell !== null && new URLSearchParams(window.location.search).get('view') === 'quick-prompt';
+if (shell !== null && !quickPrompt) followShellLinks(services, shell, window.location.search);
+
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root');
 createRoot(rootElement).render(
   <StrictMode>
-    <ServicesProvider services={services}>
-      <App />
-    </ServicesProvider>
+    <ServicesProvider services={services}>{quickPrompt && shell !== null ? <QuickPrompt shell={shell} /> : <App />}</ServicesProvider>
   </StrictMode>,
 );

@@ -31,6 +31,8 @@ export const en = {
   'phase.streaming': 'Answering…',
   'phase.waiting-for-user': 'Waiting for you',
 
+  'quick.placeholder': 'Ask Hearth (Enter to send, Esc to hide)',
+  'quick.continue': 'Continue in the main window',
   'chat.new': 'New chat',
   'chat.empty': 'Ask anything. Hearth runs tools, remembers what matters, and learns skills as you go.',
   'chat.placeholder': 'Message Hearth (Enter to send, Shift+Enter for a new line)',

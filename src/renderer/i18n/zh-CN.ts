@@ -29,6 +29,8 @@ export const zhCN: Record<MessageKey, string> = {
   'phase.streaming': '正在回答…',
   'phase.waiting-for-user': '等待你的回应',
 
+  'quick.placeholder': '向 Hearth 提问（Enter 发送，Esc 隐藏）',
+  'quick.continue': '在主窗口中继续',
   'chat.new': '新对话',
   'chat.empty': '随便问。Hearth 会调用工具、记住重要的事，并在使用中学会新技能。',
   'chat.placeholder': '给 Hearth 发消息（Enter 发送，Shift+Enter 换行）',

@@ -1,4 +1,5 @@
 import { memo, useCallback, type MouseEvent } from 'react';
+import { copyText } from '../api/shell-api.js';
 import { useT } from '../i18n/i18n.js';
 import { renderMarkdown } from './render-markdown.js';
 import { streamChunks } from './stream-chunks.js';
@@ -14,7 +15,7 @@ export const Markdown = memo(function Markdown({ text, highlight = true, cache =
       const button = (event.target as HTMLElement).closest('[data-copy-code]');
       if (!button) return;
       const code = button.parentElement?.querySelector('code')?.textContent ?? '';
-      navigator.clipboard.writeText(code).then(
+      copyText(code).then(
         () => {
           button.textContent = t('chat.copied');
         },
