@@ -36,6 +36,8 @@ export interface Engine {
   home: string;
   config: HearthConfig;
   store: SqliteSessionStore;
+  /** The one approval policy every command passes; settings change its mode and allowlist live. */
+  approvals: ApprovalPolicyBroker;
   model: ChatModel;
   tools: ToolRegistry;
   host: AgentHost;
@@ -150,6 +152,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   });
 
   return {
+    approvals,
     onModelLoadProgress(listener) {
       loadListeners.add(listener);
       return () => loadListeners.delete(listener);

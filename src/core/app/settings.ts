@@ -11,8 +11,8 @@ type SettingsPatch = ParsedInput<'settings.update'>;
 
 /**
  * Settings live in config.yaml, read fresh on every call and re-read just before a write, so an edit made
- * by hand (or by `hearth setup`) while the app runs is not overwritten. Engine-side settings (model,
- * approvals, tools) take effect when the engine next starts; UI preferences apply at once.
+ * by hand (or by `hearth setup`) while the app runs is not overwritten. The approval mode and allowlist and the
+ * UI preferences apply at once; the model and tool toggles when the engine next starts.
  *
  * API keys go to the OS keychain only (`provider:<name>`): never into config.yaml, never back to a UI,
  * never into a log or an error message. A UI learns only whether a key is stored.
@@ -25,6 +25,9 @@ export function settingsHandlers(ctx: AppContext): Pick<RouteHandlers, SettingsR
     'settings.update': async (patch) => {
       const next = applyPatch(loadConfig(home).config, patch);
       saveConfig(home, next);
+      // Saved first: a live policy that the file does not back would be lost at the next start.
+      if (patch.approvalsMode !== undefined) ctx.engine.approvals.setMode(patch.approvalsMode);
+      if (patch.allowlist !== undefined) ctx.engine.approvals.setAllowlist(patch.allowlist);
       return view(loadConfig(home).config);
     },
     'secrets.setApiKey': async (input) => {

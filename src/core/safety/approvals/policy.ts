@@ -74,6 +74,12 @@ export class ApprovalPolicyBroker implements ApprovalBroker {
     this.sessionApprovals.delete(sessionId);
   }
 
+  /** Replaces the "always" reasons (the user edited the allowlist in settings). */
+  setAllowlist(entries: readonly string[]): void {
+    this.allowlist.clear();
+    for (const entry of entries) this.allowlist.add(entry);
+  }
+
   allowlistEntries(): string[] {
     return [...this.allowlist];
   }

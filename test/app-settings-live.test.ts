@@ -1,0 +1,74 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { UiEvent } from '../src/shared/contract.js';
+import { startAppHarness, type AppHarness } from './fixtures/app-engine.js';
+
+/**
+ * Approval settings changed in the app apply to the running engine, not only to config.yaml at the next
+ * start. Catches a user who switches approvals to manual (or removes an "always" entry) and is not asked
+ * before the next dangerous command.
+ */
+let app: AppHarness | null = null;
+afterEach(async () => {
+  await app?.close();
+  app = null;
+});
+
+/** Every turn runs `rm -rf victim` once, then reports. */
+const deleteVictim = (_req: unknown, index: number) =>
+  index % 2 === 0 ? { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf victim' } }] } : { text: 'done' };
+
+async function turn(harness: AppHarness): Promise<UiEvent[]> {
+  const from = harness.events.length;
+  const { sessionId } = await harness.service.handlers['chat.start']({});
+  await harness.service.handlers['chat.send']({ sessionId, text: 'clean up', attachments: [] });
+  await expect.poll(() => harness.events.slice(from).some((e) => e.channel === 'agent' && e.event.type === 'turn_end'), { timeout: 20_000 }).toBe(true);
+  return harness.events.slice(from);
+}
+
+const asked = (events: UiEvent[]) => events.some((e) => e.channel === 'agent' && e.event.type === 'approval_request');
+
+function makeVictim(harness: AppHarness): string {
+  const victim = join(harness.workspace, 'victim');
+  mkdirSync(victim, { recursive: true });
+  writeFileSync(join(victim, 'keep.txt'), 'x');
+  return victim;
+}
+
+describe('approval settings apply live', () => {
+  it('switching to off runs flagged commands without asking; back to manual asks again', async () => {
+    app = await startAppHarness(deleteVictim);
+    const victim = makeVictim(app);
+    await app.service.handlers['settings.update']({ approvalsMode: 'off' });
+    expect(asked(await turn(app))).toBe(false);
+    expect(existsSync(victim)).toBe(false);
+
+    makeVictim(app);
+    await app.service.handlers['settings.update']({ approvalsMode: 'manual' });
+    const events = turn(app);
+    // Nobody answers: the request times out or the test ends it; either way it must have been asked.
+    await expect.poll(() => app?.events.some((e) => e.channel === 'agent' && e.event.type === 'approval_request'), { timeout: 20_000 }).toBe(true);
+    const request = app.events.find((e) => e.channel === 'agent' && e.event.type === 'approval_request');
+    if (request?.channel === 'agent' && request.event.type === 'approval_request') await app.service.handlers['approvals.answer']({ id: request.event.id, choice: 'deny' });
+    await events;
+    expect(existsSync(victim)).toBe(true);
+  });
+
+  it('an allowlist edited in settings replaces the live one', async () => {
+    app = await startAppHarness(deleteVictim);
+    const victim = makeVictim(app);
+    await app.service.handlers['settings.update']({ allowlist: ['recursive delete'] });
+    expect(asked(await turn(app))).toBe(false);
+    expect(existsSync(victim)).toBe(false);
+
+    makeVictim(app);
+    await app.service.handlers['settings.update']({ allowlist: [] });
+    const events = turn(app);
+    await expect.poll(() => app?.events.some((e) => e.channel === 'agent' && e.event.type === 'approval_request'), { timeout: 20_000 }).toBe(true);
+    const request = app.events.find((e) => e.channel === 'agent' && e.event.type === 'approval_request');
+    if (request?.channel === 'agent' && request.event.type === 'approval_request') await app.service.handlers['approvals.answer']({ id: request.event.id, choice: 'deny' });
+    await events;
+    expect(existsSync(victim)).toBe(true);
+  });
+});
