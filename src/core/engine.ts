@@ -5,7 +5,8 @@ import type { HearthConfig } from './config/schema.js';
 import { errorMessage } from './errors.js';
 import { LocalBackend } from './exec/local.js';
 import { createLearning, type LearningComponents } from './learning/components.js';
-import { createModelChain, type ModelOverrides } from './llm/registry.js';
+import { createModelChain, type ModelContext, type ModelOverrides } from './llm/registry.js';
+import { SwitchableModel } from './llm/switchable-model.js';
 import type { HostSpawner } from './llm/providers/local-process.js';
 import type { ChatModel } from './llm/types.js';
 import { ApprovalPolicyBroker } from './safety/approvals/policy.js';
@@ -31,6 +32,13 @@ export interface EngineOptions {
 }
 
 export interface Engine {
+  /**
+   * Rebuilds the model chain from config.yaml and the keychain as they are now (the user chose a model,
+   * downloaded one, or saved a key). Model flags given at start (`--model`…) no longer apply after this.
+   */
+  reloadModel(): Promise<void>;
+  /** Called after each `reloadModel`; returns the unsubscribe. */
+  onModelChange(listener: () => void): () => void;
   /** Listen to the local model's load progress (0…1) from now on; returns the unsubscribe. */
   onModelLoadProgress(listener: (progress: number) => void): () => void;
   home: string;
@@ -62,11 +70,12 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   let keychainWarned = false;
   // Surfaces that exist only after the engine (the app service) still see the model load: they subscribe here.
   const loadListeners = new Set<(progress: number) => void>();
-  const model = createModelChain({
+  const modelListeners = new Set<() => void>();
+  const modelContext = (current: HearthConfig, overrides: ModelOverrides | undefined): ModelContext => ({
     home,
-    config,
+    config: current,
     env: options.env,
-    ...(options.overrides ? { overrides: options.overrides } : {}),
+    ...(overrides ? { overrides } : {}),
     onLoadProgress: (progress) => {
       options.onLoadProgress?.(progress);
       for (const listener of loadListeners) listener(progress);
@@ -83,6 +92,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       }
     },
   });
+  const model = new SwitchableModel(createModelChain(modelContext(config, options.overrides)));
 
   let store: SqliteSessionStore;
   let tools: ToolRegistry;
@@ -153,6 +163,14 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
 
   return {
     approvals,
+    async reloadModel() {
+      await model.swap(createModelChain(modelContext(loadConfig(home).config, undefined)));
+      for (const listener of modelListeners) listener();
+    },
+    onModelChange(listener) {
+      modelListeners.add(listener);
+      return () => modelListeners.delete(listener);
+    },
     onModelLoadProgress(listener) {
       loadListeners.add(listener);
       return () => loadListeners.delete(listener);

@@ -22,12 +22,15 @@ export class ChatController {
   private readonly forwarding = new Map<string, Promise<void>>();
   private readonly stopBackground: () => void;
   private readonly stopLoadProgress: () => void;
+  private readonly stopModelChange: () => void;
   private loadProgress: number | null = null;
   private lastLoadEmit = 0;
 
   constructor(private readonly ctx: AppContext) {
     this.stopBackground = ctx.engine.host.onBackgroundEvent((sessionId, event) => this.forward(sessionId, event));
     this.stopLoadProgress = ctx.engine.onModelLoadProgress((progress) => this.modelLoading(progress));
+    // Another model was chosen: every UI updates its status bar (and leaves onboarding once a model is set up).
+    this.stopModelChange = ctx.engine.onModelChange(() => ctx.events.emit({ channel: 'status', status: this.status() }));
   }
 
   handlers(): Pick<RouteHandlers, ChatRoutes> {
@@ -47,6 +50,7 @@ export class ChatController {
   async close(): Promise<void> {
     this.stopBackground();
     this.stopLoadProgress();
+    this.stopModelChange();
     for (const sessionId of this.forwarding.keys()) this.ctx.engine.host.interrupt(sessionId);
     await Promise.all(this.forwarding.values());
   }

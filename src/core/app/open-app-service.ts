@@ -17,11 +17,11 @@ export function openAppService(engine: Engine, options: { source: AppSource; env
     env: options.env,
     emit: (event) => service?.emit(event),
     ...(options.gpuMemory ? { gpuMemory: options.gpuMemory } : {}),
-    useModel: (path) => {
-      // Re-read first so an edit made meanwhile survives; the running engine switches at its next start.
+    useModel: async (path) => {
+      // Re-read first so an edit made meanwhile survives; the next message goes to the new model.
       const current = loadConfig(engine.home).config;
       saveConfig(engine.home, { ...current, model: { ...current.model, default: `local:${path}` } });
-      return Promise.resolve();
+      await engine.reloadModel();
     },
   });
   const app = createAppService(engine, { source: options.source, models });

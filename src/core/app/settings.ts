@@ -11,8 +11,8 @@ type SettingsPatch = ParsedInput<'settings.update'>;
 
 /**
  * Settings live in config.yaml, read fresh on every call and re-read just before a write, so an edit made
- * by hand (or by `hearth setup`) while the app runs is not overwritten. The approval mode and allowlist and the
- * UI preferences apply at once; the model and tool toggles when the engine next starts.
+ * by hand (or by `hearth setup`) while the app runs is not overwritten. Models, API keys, the approval mode and
+ * allowlist and the UI preferences apply at once; tool toggles when the engine next starts.
  *
  * API keys go to the OS keychain only (`provider:<name>`): never into config.yaml, never back to a UI,
  * never into a log or an error message. A UI learns only whether a key is stored.
@@ -23,22 +23,44 @@ export function settingsHandlers(ctx: AppContext): Pick<RouteHandlers, SettingsR
   return {
     'settings.get': async () => view(loadConfig(home).config),
     'settings.update': async (patch) => {
-      const next = applyPatch(loadConfig(home).config, patch);
+      const before = loadConfig(home).config;
+      const next = applyPatch(before, patch);
       saveConfig(home, next);
       // Saved first: a live policy that the file does not back would be lost at the next start.
       if (patch.approvalsMode !== undefined) ctx.engine.approvals.setMode(patch.approvalsMode);
       if (patch.allowlist !== undefined) ctx.engine.approvals.setAllowlist(patch.allowlist);
+      // The next message goes to the chosen model (onboarding ends in a working chat, no restart).
+      if (chainChanged(before, next)) await ctx.engine.reloadModel();
       return view(loadConfig(home).config);
     },
     'secrets.setApiKey': async (input) => {
       setSecret(providerAccount(input.provider), input.key);
+      // Providers read their key when the chain is built: rebuild it (only if it uses this provider, so a
+      // loaded local model is not thrown away for nothing).
+      if (chainUses(loadConfig(home).config, input.provider)) await ctx.engine.reloadModel();
       return { stored: true as const };
     },
     'secrets.deleteApiKey': async (input) => {
       deleteSecret(providerAccount(input.provider));
+      if (chainUses(loadConfig(home).config, input.provider)) await ctx.engine.reloadModel();
       return { ok: true as const };
     },
   };
+}
+
+/** The models tried in order: the default, then the fallbacks. */
+function chain(config: HearthConfig): string[] {
+  return [config.model.default, ...config.model.fallbacks];
+}
+
+function chainUses(config: HearthConfig, provider: string): boolean {
+  return chain(config).some((spec) => spec.startsWith(`${provider}:`));
+}
+
+/** A different chain, or a provider of the chain pointed elsewhere. */
+function chainChanged(before: HearthConfig, after: HearthConfig): boolean {
+  if (chain(before).join('\n') !== chain(after).join('\n')) return true;
+  return Object.keys(after.providers).some((name) => chainUses(after, name) && JSON.stringify(before.providers[name]) !== JSON.stringify(after.providers[name]));
 }
 
 export function providerAccount(provider: string): string {

@@ -1,0 +1,63 @@
+import type { ChatModel, ChatRequest, ModelEvent } from './types.js';
+
+/**
+ * The engine's model, replaceable while Hearth runs: the user picks another model, downloads one, or saves an
+ * API key in the app, and the next request goes to the new chain without a restart. Everything that holds the
+ * engine's model (the agent host, reviews, compression) holds this object, so nothing keeps the old one.
+ *
+ * A response already streaming finishes on the model it started with; the old model is disposed (its host
+ * process ended) once its last stream is done.
+ */
+export class SwitchableModel implements ChatModel {
+  private current: ChatModel;
+  private readonly streaming = new Map<ChatModel, number>();
+  private readonly retired = new Set<ChatModel>();
+
+  constructor(initial: ChatModel) {
+    this.current = initial;
+  }
+
+  get id(): string {
+    return this.current.id;
+  }
+
+  get contextLength(): number | undefined {
+    return this.current.contextLength;
+  }
+
+  /** What the current local model runs on once loaded (GPU or CPU); undefined for a remote or unloaded one. */
+  info(): unknown {
+    const model = this.current as ChatModel & { info?: () => unknown };
+    return typeof model.info === 'function' ? model.info() : undefined;
+  }
+
+  async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    const model = this.current;
+    this.streaming.set(model, (this.streaming.get(model) ?? 0) + 1);
+    try {
+      yield* model.stream(request, signal);
+    } finally {
+      const left = (this.streaming.get(model) ?? 1) - 1;
+      if (left > 0) this.streaming.set(model, left);
+      else {
+        this.streaming.delete(model);
+        if (this.retired.delete(model)) await model.dispose?.();
+      }
+    }
+  }
+
+  /** Makes `next` the model for every request from now on; the old one is disposed when no stream uses it. */
+  async swap(next: ChatModel): Promise<void> {
+    const previous = this.current;
+    if (previous === next) return;
+    this.current = next;
+    if (this.streaming.has(previous)) this.retired.add(previous);
+    else await previous.dispose?.();
+  }
+
+  async dispose(): Promise<void> {
+    const all = [this.current, ...this.retired];
+    this.retired.clear();
+    await Promise.all(all.map((model) => model.dispose?.()));
+  }
+}
