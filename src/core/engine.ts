@@ -47,7 +47,12 @@ export interface Engine {
   /** The one approval policy every command passes; settings change its mode and allowlist live. */
   approvals: ApprovalPolicyBroker;
   model: ChatModel;
-  tools: ToolRegistry;
+  /** The tools new sessions are offered: the toolset minus `tools.disabled`. */
+  readonly tools: ToolRegistry;
+  /** The whole toolset, switched-off tools included (what settings lists). */
+  toolset: ToolRegistry;
+  /** Switches tools off for sessions started from now on (settings' tool toggles). */
+  setDisabledTools(disabled: readonly string[]): void;
   host: AgentHost;
   /** Memory, skills, user model, session search, staged writes, and the loop that schedules reviews. */
   learning: LearningComponents;
@@ -95,7 +100,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const model = new SwitchableModel(createModelChain(modelContext(config, options.overrides)));
 
   let store: SqliteSessionStore;
-  let tools: ToolRegistry;
+  let toolset: ToolRegistry;
   let learning: LearningComponents;
   try {
     store = openStore(home, { env: options.env });
@@ -110,15 +115,11 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
         ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
         ...(options.hostSpawners?.embed ? { spawnEmbedHost: options.hostSpawners.embed } : {}),
       });
-      tools = withoutDisabled(
-        createToolset(config.agent.toolset, {
-          backend: new LocalBackend(),
-          terminal: { outputLimit: config.terminal.output_limit_chars, defaultTimeoutSeconds: config.terminal.timeout_s },
-          extra: learning.tools,
-        }),
-        config.tools.disabled,
-        warn,
-      );
+      toolset = createToolset(config.agent.toolset, {
+        backend: new LocalBackend(),
+        terminal: { outputLimit: config.terminal.output_limit_chars, defaultTimeoutSeconds: config.terminal.timeout_s },
+        extra: learning.tools,
+      });
     } catch (err) {
       store.close();
       throw err;
@@ -149,6 +150,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       if (record.persistError) warn(`An "always" approval could not be saved to config.yaml: ${record.persistError}`);
     },
   });
+  let tools = withoutDisabled(toolset, config.tools.disabled, warn);
   const host = new AgentHost({
     store,
     model,
@@ -179,7 +181,14 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     config,
     store,
     model,
-    tools,
+    get tools() {
+      return tools;
+    },
+    toolset,
+    setDisabledTools(disabled) {
+      tools = withoutDisabled(toolset, disabled, warn);
+      host.setTools(tools);
+    },
     host,
     learning,
     async close() {

@@ -47,6 +47,8 @@ interface LiveSession {
   record: SessionRecord;
   /** Built once; byte-identical on every call of the session. */
   systemPrompt: string;
+  /** The tools offered when the session started: a toggle in settings applies to new sessions, so a session's prompt and tool schemas stay byte-stable. */
+  tools: ToolRegistry;
   history: ChatMessage[];
   toolState: Map<string, unknown>;
   turn: RunningTurn | null;
@@ -74,8 +76,10 @@ export class AgentHost {
   private readonly backgroundListeners = new Set<BackgroundListener>();
   private readonly compactor: SessionCompactor | null;
   private closed = false;
+  private tools: ToolRegistry;
 
   constructor(private readonly options: AgentHostOptions) {
+    this.tools = options.tools;
     options.approvals.setPromptHandler((request, signal) => this.questions.askApproval(request, signal));
     this.compactor =
       options.compression === undefined
@@ -171,7 +175,7 @@ export class AgentHost {
       history: live.history,
       userText: hint === null ? text : `${text}\n\n${hint}`,
       model,
-      tools: this.options.tools,
+      tools: live.tools,
       approvals: this.options.approvals,
       toolState: live.toolState,
       signal: controller.signal,
@@ -258,6 +262,11 @@ export class AgentHost {
   }
 
   /** Stops the running turn: the model stream, tools and their processes. False when nothing runs. */
+  /** The tools new sessions are offered (tool toggles in settings); sessions already open keep theirs. */
+  setTools(tools: ToolRegistry): void {
+    this.tools = tools;
+  }
+
   interrupt(sessionId: string): boolean {
     const turn = this.sessions.get(sessionId)?.turn;
     if (turn == null) return false;
@@ -294,8 +303,8 @@ export class AgentHost {
   }
 
   private view(live: LiveSession): SessionView {
-    const { model, tools, approvals, workspace } = this.options;
-    return { sessionId: live.record.id, model, systemPrompt: live.systemPrompt, history: [...live.history], tools, approvals, workspace };
+    const { model, approvals, workspace } = this.options;
+    return { sessionId: live.record.id, model, systemPrompt: live.systemPrompt, history: [...live.history], tools: live.tools, approvals, workspace };
   }
 
   private live(record: SessionRecord, history: ChatMessage[]): LiveSession {
@@ -305,11 +314,11 @@ export class AgentHost {
       workspace: this.options.workspace,
       modelId: this.options.model.id,
       sessionId: record.id,
-      toolNames: this.options.tools.names(),
+      toolNames: this.tools.names(),
       startedAt: new Date(record.startedAt),
       ...(learned === undefined ? {} : { learned }),
     });
-    return { record, systemPrompt, history, toolState: new Map(), turn: null };
+    return { record, systemPrompt, tools: this.tools, history, toolState: new Map(), turn: null };
   }
 
   private session(sessionId: string): LiveSession {

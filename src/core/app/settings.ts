@@ -11,15 +11,15 @@ type SettingsPatch = ParsedInput<'settings.update'>;
 
 /**
  * Settings live in config.yaml, read fresh on every call and re-read just before a write, so an edit made
- * by hand (or by `hearth setup`) while the app runs is not overwritten. Models, API keys, the approval mode and
- * allowlist and the UI preferences apply at once; tool toggles when the engine next starts.
+ * by hand (or by `hearth setup`) while the app runs is not overwritten. Everything applies at once: models and
+ * API keys to the next message, tool toggles to sessions started from now on, approvals and UI preferences.
  *
  * API keys go to the OS keychain only (`provider:<name>`): never into config.yaml, never back to a UI,
  * never into a log or an error message. A UI learns only whether a key is stored.
  */
 export function settingsHandlers(ctx: AppContext): Pick<RouteHandlers, SettingsRoutes> {
   const { home } = ctx.engine;
-  const view = (config: HearthConfig): SettingsView => toView(config, ctx.engine.tools.names());
+  const view = (config: HearthConfig): SettingsView => toView(config, ctx.engine.toolset.names());
   return {
     'settings.get': async () => view(loadConfig(home).config),
     'settings.update': async (patch) => {
@@ -30,6 +30,7 @@ export function settingsHandlers(ctx: AppContext): Pick<RouteHandlers, SettingsR
       if (patch.approvalsMode !== undefined) ctx.engine.approvals.setMode(patch.approvalsMode);
       if (patch.allowlist !== undefined) ctx.engine.approvals.setAllowlist(patch.allowlist);
       // The next message goes to the chosen model (onboarding ends in a working chat, no restart).
+      if (patch.disabledTools !== undefined) ctx.engine.setDisabledTools(patch.disabledTools);
       if (chainChanged(before, next)) await ctx.engine.reloadModel();
       return view(loadConfig(home).config);
     },
