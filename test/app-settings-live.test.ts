@@ -27,6 +27,17 @@ async function turn(harness: AppHarness): Promise<UiEvent[]> {
   return harness.events.slice(from);
 }
 
+/** A turn whose command must be asked about (the poll fails if it is not); the user denies it. */
+async function turnDenyingWhenAsked(harness: AppHarness): Promise<void> {
+  const from = harness.events.length;
+  const events = turn(harness);
+  const request = () => harness.events.slice(from).find((e) => e.channel === 'agent' && e.event.type === 'approval_request');
+  await expect.poll(() => request() !== undefined, { timeout: 20_000 }).toBe(true);
+  const asked = request();
+  if (asked?.channel === 'agent' && asked.event.type === 'approval_request') await harness.service.handlers['approvals.answer']({ id: asked.event.id, choice: 'deny' });
+  await events;
+}
+
 const asked = (events: UiEvent[]) => events.some((e) => e.channel === 'agent' && e.event.type === 'approval_request');
 
 function makeVictim(harness: AppHarness): string {
@@ -46,12 +57,7 @@ describe('approval settings apply live', () => {
 
     makeVictim(app);
     await app.service.handlers['settings.update']({ approvalsMode: 'manual' });
-    const events = turn(app);
-    // Nobody answers: the request times out or the test ends it; either way it must have been asked.
-    await expect.poll(() => app?.events.some((e) => e.channel === 'agent' && e.event.type === 'approval_request'), { timeout: 20_000 }).toBe(true);
-    const request = app.events.find((e) => e.channel === 'agent' && e.event.type === 'approval_request');
-    if (request?.channel === 'agent' && request.event.type === 'approval_request') await app.service.handlers['approvals.answer']({ id: request.event.id, choice: 'deny' });
-    await events;
+    await turnDenyingWhenAsked(app);
     expect(existsSync(victim)).toBe(true);
   });
 
@@ -64,11 +70,7 @@ describe('approval settings apply live', () => {
 
     makeVictim(app);
     await app.service.handlers['settings.update']({ allowlist: [] });
-    const events = turn(app);
-    await expect.poll(() => app?.events.some((e) => e.channel === 'agent' && e.event.type === 'approval_request'), { timeout: 20_000 }).toBe(true);
-    const request = app.events.find((e) => e.channel === 'agent' && e.event.type === 'approval_request');
-    if (request?.channel === 'agent' && request.event.type === 'approval_request') await app.service.handlers['approvals.answer']({ id: request.event.id, choice: 'deny' });
-    await events;
+    await turnDenyingWhenAsked(app);
     expect(existsSync(victim)).toBe(true);
   });
 });
