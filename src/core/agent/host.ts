@@ -261,12 +261,12 @@ export class AgentHost {
     for (const [id, entry] of this.sessions) if (entry === live) this.sessions.delete(id);
   }
 
-  /** Stops the running turn: the model stream, tools and their processes. False when nothing runs. */
   /** The tools new sessions are offered (tool toggles in settings); sessions already open keep theirs. */
   setTools(tools: ToolRegistry): void {
     this.tools = tools;
   }
 
+  /** Stops the running turn: the model stream, tools and their processes. False when nothing runs. */
   interrupt(sessionId: string): boolean {
     const turn = this.sessions.get(sessionId)?.turn;
     if (turn == null) return false;
