@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 log() { printf '\n== %s\n' "$*"; }
 
 # 1. System packages: the Secret Service (keychain), D-Bus, ripgrep (search_files' fast path), script(1),
-#    Chromium (the renderer's end-to-end tests) and CJK fonts (the Chinese UI's screenshots).
+#    Chromium (the renderer's end-to-end tests), CJK fonts (the Chinese UI's screenshots), and for the execution
+#    backends' tests dockerd + a static busybox (a registry-free test image) and sshd. Those tests start and stop
+#    their own isolated daemons (test/fixtures/dockerd.ts, test/fixtures/sshd.ts).
 missing=()
 command -v dbus-run-session >/dev/null || missing+=(dbus)
 command -v gnome-keyring-daemon >/dev/null || missing+=(gnome-keyring)
@@ -16,6 +18,9 @@ command -v rg >/dev/null || missing+=(ripgrep)
 command -v script >/dev/null || missing+=(bsdutils)   # a pseudo-terminal for the interactive CLI tests
 [ -x /usr/lib/chromium/chromium ] || missing+=(chromium)
 fc-list 2>/dev/null | grep -qi 'noto sans cjk' || missing+=(fonts-noto-cjk)
+command -v dockerd >/dev/null || missing+=(docker.io)
+dpkg -s busybox-static >/dev/null 2>&1 || missing+=(busybox-static)   # static: it is the whole test image
+[ -x /usr/sbin/sshd ] || missing+=(openssh-server)
 if ((${#missing[@]})); then
   log "installing system packages: ${missing[*]}"
   if [ "$(id -u)" -eq 0 ]; then

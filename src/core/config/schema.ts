@@ -52,9 +52,39 @@ const AgentSection = z.object({
   toolset: z.string().min(1).default('default'),
 });
 
+const DockerBackendSection = z.object({
+  /** The image each session's container runs (it must have /bin/sh). */
+  image: z.string().min(1).default('debian:bookworm-slim'),
+  /** Network access inside the container; off unless configured. */
+  network: z.boolean({ error: 'expected true or false' }).default(false),
+  memory_mb: positiveInt('a positive number of megabytes').default(2048),
+  cpus: positiveNumber('a positive number of CPUs').default(2),
+  pids_limit: positiveInt('a positive integer').default(512),
+  /** uid:gid the commands run as (never root). */
+  user: z.string().regex(/^[1-9][0-9]*:[0-9]+$/, { error: 'expected "uid:gid" with a non-zero uid, e.g. "65534:65534"' }).default('65534:65534'),
+  /** Inside the sandbox, commands that are not hardline run without asking. */
+  auto_approve: z.boolean({ error: 'expected true or false' }).default(false),
+});
+
+const SshBackendSection = z.object({
+  host: z.string().min(1).optional(),
+  port: z.number().int().min(1).max(65_535).default(22),
+  user: z.string().min(1).optional(),
+  /** Private key file; without it the SSH agent (SSH_AUTH_SOCK) is used. */
+  identity_file: z.string().min(1).optional(),
+  /** Host keys are checked against this file; an unknown host is refused, never trusted silently. */
+  known_hosts: z.string().min(1).default('~/.ssh/known_hosts'),
+  /** Directory commands start in on the remote host (default: the login directory). */
+  cwd: z.string().min(1).optional(),
+});
+
 const TerminalSection = z.object({
   timeout_s: positiveNumber('a positive number of seconds').default(180),
   output_limit_chars: positiveInt('a positive integer').default(50_000),
+  /** Where the terminal tool runs commands. */
+  backend: z.enum(['local', 'docker', 'ssh'], { error: 'expected local, docker or ssh' }).default('local'),
+  docker: DockerBackendSection.prefault({}),
+  ssh: SshBackendSection.prefault({}),
 });
 
 const ApprovalsSection = z.object({
