@@ -56,6 +56,22 @@ export type HearthErrorCode =
   | 'skill_conflict'
   /** The change is not allowed: read-only (project) or user-owned skill, or a path outside the skill's allowed folders. */
   | 'skill_forbidden'
+  // remote execution (ssh backend)
+  /** The SSH server cannot be reached, or the connection dropped. */
+  | 'ssh_connection'
+  /** The server refused the configured key (identity_file or agent), or the key cannot be used as configured. */
+  | 'ssh_auth'
+  /** The host is not in known_hosts; never trusted silently: the message shows its fingerprint and how to add it. */
+  | 'ssh_host_unknown'
+  /** The host presented a key different from the one in known_hosts: possibly a man-in-the-middle. */
+  | 'ssh_host_key_changed'
+  /** The host presented a key marked @revoked in known_hosts. */
+  | 'ssh_host_key_revoked'
+  // execution backends (docker, ssh, …)
+  /** The backend cannot be reached or set up: Docker daemon down, image missing, host unreachable. */
+  | 'backend_unavailable'
+  /** The execution environment failed under a command: the container died, the connection dropped. */
+  | 'backend_failed'
   | 'usage';
 
 export class HearthError extends Error {

@@ -60,8 +60,8 @@ const DockerBackendSection = z.object({
   memory_mb: positiveInt('a positive number of megabytes').default(2048),
   cpus: positiveNumber('a positive number of CPUs').default(2),
   pids_limit: positiveInt('a positive integer').default(512),
-  /** uid:gid the commands run as (never root). */
-  user: z.string().regex(/^[1-9][0-9]*:[0-9]+$/, { error: 'expected "uid:gid" with a non-zero uid, e.g. "65534:65534"' }).default('65534:65534'),
+  /** uid:gid the commands run as (never root). Unset: your own uid:gid, so the mounted workspace is writable (65534:65534 when Hearth runs as root). */
+  user: z.string().regex(/^[1-9][0-9]*:[0-9]+$/, { error: 'expected "uid:gid" with a non-zero uid, e.g. "65534:65534"' }).optional(),
   /** Inside the sandbox, commands that are not hardline run without asking. */
   auto_approve: z.boolean({ error: 'expected true or false' }).default(false),
 });

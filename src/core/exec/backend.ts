@@ -17,6 +17,8 @@ export interface ExecOptions {
   onOutput?: (chunk: string) => void;
   /** Most characters of output kept; beyond it the head and tail are kept with a note between. */
   outputLimit: number;
+  /** The agent session the command belongs to, so a backend can keep one sandbox (container) per session. */
+  sessionId?: string;
 }
 
 export interface ExecResult {
@@ -34,7 +36,14 @@ export interface ExecResult {
 export interface ExecutionBackend {
   /** Short name for display and config (`local`, `docker`, …). */
   readonly name: string;
+  /**
+   * True when commands run in directories of this machine, so the terminal tool can check a directory exists
+   * before running there. A container or a remote host checks (and falls back) itself.
+   */
+  readonly localPaths?: boolean;
   run(command: string, options: ExecOptions): Promise<ExecResult>;
   /** Release containers, connections, temp files. Safe to call twice. */
   dispose?(): Promise<void>;
+  /** The session is over: release what the backend kept for it (its container). Safe for unknown ids. */
+  endSession?(sessionId: string): Promise<void>;
 }

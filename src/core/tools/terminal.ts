@@ -48,18 +48,21 @@ export function createTerminalTool(options: TerminalToolOptions) {
 
       const state = sessionState(ctx);
       const notes: string[] = [];
-      if (!isDirectory(state.cwd)) {
+      // Only directories of this machine can be checked here; a container or remote host checks its own.
+      const checkable = options.backend.localPaths === true;
+      if (checkable && !isDirectory(state.cwd)) {
         notes.push(`[The previous directory ${state.cwd} no longer exists; starting in the workspace.]`);
         state.cwd = ctx.workspace;
       }
       const oneOffDir = input.workdir === undefined ? null : resolveToolPath(state.cwd, input.workdir);
-      if (oneOffDir !== null && !isDirectory(oneOffDir)) return { isError: true, content: `workdir does not exist or is not a directory: ${oneOffDir}` };
+      if (checkable && oneOffDir !== null && !isDirectory(oneOffDir)) return { isError: true, content: `workdir does not exist or is not a directory: ${oneOffDir}` };
       const timeoutSeconds = input.timeout ?? options.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_S;
       const result = await options.backend.run(input.command, {
         cwd: oneOffDir ?? state.cwd,
         timeoutMs: timeoutSeconds * 1000,
         signal: ctx.signal,
         outputLimit,
+        sessionId: ctx.sessionId,
         onOutput: (chunk) => ctx.progress(chunk),
       });
       // A one-off workdir does not move the session's directory; a plain `cd` does.
