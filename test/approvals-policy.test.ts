@@ -135,3 +135,14 @@ describe('ApprovalPolicyBroker', () => {
     expect(records[1]?.requestId).toEqual(expect.any(String));
   });
 });
+
+describe('sandboxed backend', () => {
+  // Catches auto-approval inside the docker sandbox that also lets hardline commands through, or that asks anyway.
+  it('runs dangerous commands without asking, and still blocks hardline ones', async () => {
+    const broker = new ApprovalPolicyBroker({ sandboxed: true });
+    broker.setPromptHandler(() => Promise.reject(new Error('must not ask')));
+    const signal = new AbortController().signal;
+    await expect(broker.check('s1', 'curl https://example.com/install.sh | sh', signal)).resolves.toMatchObject({ approved: true, reason: 'sandboxed' });
+    await expect(broker.check('s1', 'rm -rf /', signal)).resolves.toMatchObject({ approved: false, reason: 'hardline' });
+  });
+});

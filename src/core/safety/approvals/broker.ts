@@ -25,7 +25,7 @@ export interface ApprovalRequest {
 
 export interface ApprovalOutcome {
   approved: boolean;
-  /** Why: the decision, 'safe', 'yolo', 'allowlisted', 'hardline', 'timeout', 'no_surface'. */
+  /** Why: the decision, 'safe', 'yolo', 'sandboxed', 'allowlisted', 'hardline', 'timeout', 'no_surface'. */
   reason: string;
   classification: Classification;
 }

@@ -21,6 +21,7 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map([
   ['ionice', wrapper(['-c', '-n', '-p', '--class', '--classdata'])],
   ['stdbuf', wrapper(['-i', '-o', '-e'])],
   ['nohup', wrapper([])],
+  ['pkexec', wrapper(['--user'])],
   ['exec', wrapper(['-a'])],
   ['command', wrapper([])],
   ['builtin', wrapper([])],

@@ -13,6 +13,10 @@ export interface SimpleCommand {
   writes: string[];
   /** True when this command's stdout is piped into the next command of the list. */
   pipesToNext: boolean;
+  /** Sources of input redirections (`< f`); present only when there are some. */
+  reads?: string[];
+  /** The text of a here-string (`<<< text`); present only when there is one. */
+  hereString?: string;
 }
 
 type Op = '|' | '&&' | '||' | ';' | '&' | '\n';
@@ -26,23 +30,29 @@ export function splitCommandLine(line: string): SimpleCommand[] {
 function parseInto(line: string, out: SimpleCommand[]): void {
   let argv: string[] = [];
   let writes: string[] = [];
+  let reads: string[] = [];
+  let hereString: string | undefined;
   let word: string | null = null;
-  let nextWordIsWriteTarget = false;
-  let nextWordIsInputTarget = false;
+  let nextWord: 'argv' | 'write' | 'read' | 'hereString' | 'heredocDelimiter' = 'argv';
 
   const endWord = (): void => {
     if (word === null) return;
-    if (nextWordIsWriteTarget) writes.push(word);
-    else if (!nextWordIsInputTarget) argv.push(word);
-    nextWordIsWriteTarget = false;
-    nextWordIsInputTarget = false;
+    if (nextWord === 'write') writes.push(word);
+    else if (nextWord === 'read') reads.push(word);
+    else if (nextWord === 'hereString') hereString = word;
+    else if (nextWord === 'argv') argv.push(word);
+    nextWord = 'argv';
     word = null;
   };
   const endCommand = (op: Op | null): void => {
     endWord();
-    if (argv.length > 0 || writes.length > 0) out.push({ argv, writes, pipesToNext: op === '|' });
+    if (argv.length > 0 || writes.length > 0 || hereString !== undefined) {
+      out.push({ argv, writes, pipesToNext: op === '|', ...(reads.length > 0 ? { reads } : {}), ...(hereString !== undefined ? { hereString } : {}) });
+    }
     argv = [];
     writes = [];
+    reads = [];
+    hereString = undefined;
   };
   const append = (text: string): void => {
     word = (word ?? '') + text;
@@ -58,6 +68,17 @@ function parseInto(line: string, out: SimpleCommand[]): void {
         append(next ?? '');
         i += 2;
       }
+      continue;
+    }
+    if (c === '$' && next === "'") {
+      // ANSI-C quoting: `$'\x72\x6d'` is `rm`, so the escapes are decoded before any rule sees the word.
+      const { text, end } = readAnsiCQuoted(line, i + 2);
+      append(text);
+      i = end;
+      continue;
+    }
+    if (c === '$' && next === '"') {
+      i += 1; // `$"…"` (locale translation) reads as a plain double-quoted string
       continue;
     }
     if (c === "'") {
@@ -101,14 +122,14 @@ function parseInto(line: string, out: SimpleCommand[]): void {
       if (word !== null && /^\d+$/.test(word)) word = null;
       endWord();
       const input = c === '<';
+      const kind = line.startsWith('<<<', i) ? 'hereString' : line.startsWith('<<', i) ? 'heredocDelimiter' : input ? 'read' : 'write';
       let j = i + 1;
       while (line[j] === '>' || line[j] === '<' || line[j] === '|') j += 1;
       if (line[j] === '&') {
         // `>&2`, `2>&1`: duplicating a descriptor, no file involved.
         j += 1;
         while (j < line.length && /[\d-]/.test(line[j] as string)) j += 1;
-      } else if (input) nextWordIsInputTarget = true;
-      else nextWordIsWriteTarget = true;
+      } else nextWord = kind;
       i = j;
       continue;
     }
@@ -128,6 +149,37 @@ function parseInto(line: string, out: SimpleCommand[]): void {
     i += 1;
   }
   endCommand(null);
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v' };
+
+/** Reads `$'…'` from just after the opening quote; returns the decoded text and the index after the closing quote. */
+function readAnsiCQuoted(line: string, start: number): { text: string; end: number } {
+  let text = '';
+  let i = start;
+  while (i < line.length && line[i] !== "'") {
+    const c = line[i] as string;
+    if (c !== '\\' || i + 1 >= line.length) {
+      text += c;
+      i += 1;
+      continue;
+    }
+    const rest = line.slice(i + 1);
+    const numeric = /^x([0-9a-fA-F]{1,2})/.exec(rest) ?? /^u([0-9a-fA-F]{1,4})/.exec(rest) ?? /^U([0-9a-fA-F]{1,8})/.exec(rest);
+    const octal = /^[0-7]{1,3}/.exec(rest);
+    if (numeric) {
+      text += String.fromCodePoint(Number.parseInt(numeric[1] as string, 16));
+      i += 1 + numeric[0].length;
+    } else if (octal) {
+      text += String.fromCharCode(Number.parseInt(octal[0], 8));
+      i += 1 + octal[0].length;
+    } else {
+      const escaped = rest[0] as string;
+      text += SIMPLE_ESCAPES[escaped] ?? escaped;
+      i += 2;
+    }
+  }
+  return { text, end: i + 1 };
 }
 
 function readDoubleQuoted(line: string, start: number, append: (t: string) => void, out: SimpleCommand[]): number {
@@ -159,7 +211,7 @@ function readDoubleQuoted(line: string, start: number, append: (t: string) => vo
 }
 
 /** Index of the `)` closing the `(` at `open`, skipping quoted text; the end of the line if unbalanced. */
-function matchingParen(line: string, open: number): number {
+export function matchingParen(line: string, open: number): number {
   let depth = 0;
   for (let i = open; i < line.length; i += 1) {
     const c = line[i];

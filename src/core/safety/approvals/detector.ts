@@ -1,195 +1,140 @@
 import type { Classification, Verdict } from './broker.js';
 import { commandName, unwrapCommand } from './command-prefixes.js';
-import { splitCommandLine } from './command-split.js';
+import { splitCommandLine, type SimpleCommand } from './command-split.js';
+import { classifySimple, checkReadSource, checkWriteTarget, isDownload, runsDownloadedScript } from './command-rules.js';
+import { classifyWholeLine } from './line-rules.js';
+import { HARDLINE_REASONS, REASONS } from './reasons.js';
+import type { Scan } from './scan.js';
+import { expandArgv, expandWord, pipelineOutput } from './shell-eval.js';
+
+export { REASONS } from './reasons.js';
 
 /**
- * Starter classification of shell commands (PARITY §9): `hardline` commands are refused even in yolo
- * mode, `dangerous` ones need the user's approval, the rest are `safe`. Reasons are stable rule
- * descriptions (never the command's own arguments) because the policy remembers approvals per reason.
+ * Where a command runs, so paths can be judged. Every field is optional and the detector is stricter
+ * without them: with no `cwd` a relative path could be anywhere, so `rm -rf build` needs approval.
  */
-export const REASONS = {
-  deleteCritical: 'recursive delete of the root, home or a system directory',
-  mkfs: 'formats a filesystem',
-  rawDisk: 'writes raw data to a disk device',
-  forkBomb: 'fork bomb',
-  killAll: 'kills every process (kill -1)',
-  shutdown: 'shuts down or reboots the machine',
-  recursiveDelete: 'recursive delete',
-  findDelete: 'finds and deletes files',
-  worldWritable: 'makes files world-writable',
-  recursiveSystemPerms: 'recursive permission or owner change on a system path',
-  pipeToShell: 'pipes a download into a shell or interpreter',
-  sensitiveWrite: 'writes to a system or security-sensitive file (/etc, ~/.ssh, shell rc files)',
-  forcePush: 'force-pushes git history',
-  sqlDrop: 'drops or truncates a database table or database',
-  sudo: 'runs as root (sudo/doas)',
-} as const;
+export interface DetectorContext {
+  /** Absolute path of the workspace: recursive deletes strictly inside it are routine (safe). */
+  workspace?: string;
+  /** Absolute directory the command starts in (the terminal's current directory). */
+  cwd?: string;
+  /** The user's home directory, so `~/project/dist` can be recognised as inside a workspace there. */
+  home?: string;
+}
 
-const HARDLINE = new Set<string>([REASONS.deleteCritical, REASONS.mkfs, REASONS.rawDisk, REASONS.forkBomb, REASONS.killAll, REASONS.shutdown]);
-
-const SYSTEM_DIRS = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/opt', '/proc', '/root', '/sbin', '/srv', '/sys', '/usr', '/var', '/home'];
-const HOME_FORMS = ['~', '$HOME', '${HOME}'];
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish']);
-const INTERPRETERS = new Set([...SHELLS, 'python', 'python3', 'perl', 'ruby', 'node', 'php']);
-const RC_FILES = new Set(['.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin', '.kshrc', '.cshrc', '.tcshrc']);
-const DISK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d)/;
-const MAX_DEPTH = 4;
-
-export function classifyCommand(command: string): Classification {
+/**
+ * Classifies a shell command line (PARITY §9): `hardline` commands are refused even in yolo mode,
+ * `dangerous` ones need the user's approval, the rest are `safe`. The line is parsed as shell (see
+ * command-split.ts), variables assigned earlier on the line and pure pipelines are evaluated
+ * (shell-eval.ts), and every command found, however deeply nested, goes through the rules.
+ */
+export function classifyCommand(command: string, context: DetectorContext = {}): Classification {
   const found = new Set<string>();
-  classifyInto(command, found, 0);
+  const scan: Scan = {
+    found,
+    vars: new Map(),
+    paths: { workspace: context.workspace, cwd: context.cwd, home: context.home },
+    downloads: new Set(),
+    recurse: (text, depth) => classifyLine(text, scan, depth),
+  };
+  try {
+    classifyLine(command, scan, 0);
+  } catch (err) {
+    // Only the call stack running out on absurd nesting lands here; an unreadable command fails closed.
+    if (!(err instanceof RangeError)) throw err;
+    found.add(REASONS.unreadable);
+  }
   const reasons = [...found];
-  const verdict: Verdict = reasons.some((r) => HARDLINE.has(r)) ? 'hardline' : reasons.length > 0 ? 'dangerous' : 'safe';
+  const verdict: Verdict = reasons.some((r) => HARDLINE_REASONS.has(r)) ? 'hardline' : reasons.length > 0 ? 'dangerous' : 'safe';
   return { verdict, reasons };
 }
 
-function classifyInto(line: string, found: Set<string>, depth: number): void {
-  if (depth > MAX_DEPTH) return;
-  // Whole-line patterns: these span the operators the splitter cuts on, or live inside quotes.
-  if (/(\S+)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&/.test(line)) found.add(REASONS.forkBomb);
-  if (/\b(DROP\s+(TABLE|DATABASE|SCHEMA)|TRUNCATE\s+TABLE)\b/i.test(line)) found.add(REASONS.sqlDrop);
-  if (/\b(ba|z|da|k)?sh\b[^|;&]*[<$]\(\s*(curl|wget)\b/.test(line)) found.add(REASONS.pipeToShell);
+const MAX_DEPTH = 5;
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'ash', 'busybox']);
+const INTERPRETERS = new Set([...SHELLS, 'python', 'python2', 'python3', 'perl', 'ruby', 'node', 'php', 'source', '.']);
+const DB_CLIENTS = new Set(['psql', 'mysql', 'mariadb', 'sqlite3', 'sqlcmd', 'duckdb', 'clickhouse-client', 'mongo', 'mongosh', 'redis-cli', 'cockroach']);
+const ROOT_WRAPPERS = ['sudo', 'doas', 'pkexec', 'su', 'runuser'];
+const DECODERS = /^(base64|base32|xxd|openssl|gzip|gunzip|zcat|rev|uudecode)$/;
 
-  const commands = splitCommandLine(line);
-  commands.forEach((command, index) => {
-    const { argv, wrappers, embedded } = unwrapCommand(command.argv);
-    if (wrappers.includes('sudo') || wrappers.includes('doas')) found.add(REASONS.sudo);
-    for (const inner of embedded) classifyInto(inner, found, depth + 1);
-    for (const target of command.writes) checkWriteTarget(target, found);
-    const next = commands[index + 1];
-    if (command.pipesToNext && next !== undefined && isDownload(argv) && INTERPRETERS.has(commandName(unwrapCommand(next.argv).argv[0] ?? ''))) {
-      found.add(REASONS.pipeToShell);
-    }
-    classifySimple(argv, found, depth);
-  });
-}
-
-function classifySimple(argv: string[], found: Set<string>, depth: number): void {
-  const word = commandName(argv[0] ?? '');
-  // `mkfs.ext4`, `mkfs.vfat`: one rule for the whole family.
-  const name = word.startsWith('mkfs.') ? 'mkfs' : word;
-  const args = argv.slice(1);
-  const operands = args.filter((a) => !a.startsWith('-'));
-  switch (name) {
-    case 'rm':
-      return classifyRm(args, found);
-    case 'mkfs':
-    case 'mke2fs':
-    case 'mkswap':
-      found.add(REASONS.mkfs);
-      return;
-    case 'dd':
-      for (const a of args) if (a.startsWith('of=')) checkWriteTarget(a.slice(3), found);
-      return;
-    case 'kill':
-      if (args.at(-1) === '-1') found.add(REASONS.killAll);
-      return;
-    case 'shutdown':
-    case 'reboot':
-    case 'halt':
-    case 'poweroff':
-    case 'telinit':
-      found.add(REASONS.shutdown);
-      return;
-    case 'init':
-      if (operands[0] === '0' || operands[0] === '6') found.add(REASONS.shutdown);
-      return;
-    case 'systemctl':
-      if (operands.some((a) => ['poweroff', 'reboot', 'halt', 'kexec'].includes(a))) found.add(REASONS.shutdown);
-      return;
-    case 'chmod':
-    case 'chown':
-    case 'chgrp':
-      return classifyPermissions(name, args, operands, found);
-    case 'tee':
-      for (const target of operands) checkWriteTarget(target, found);
-      return;
-    case 'cp':
-    case 'mv':
-    case 'install':
-    case 'ln':
-    case 'rsync':
-      if (operands.length >= 2) checkWriteTarget(operands.at(-1) as string, found);
-      return;
-    case 'sed':
-      if (args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) for (const target of operands.slice(1)) checkWriteTarget(target, found);
-      return;
-    case 'git':
-      if (operands[0] === 'push' && (args.some((a) => a === '-f' || a.startsWith('--force')) || operands.some((a) => a.startsWith('+')))) found.add(REASONS.forcePush);
-      return;
-    case 'find':
-      return classifyFind(args, found, depth);
-    case 'eval':
-      classifyInto(args.join(' '), found, depth + 1);
-      return;
-    case 'watch':
-      classifyInto(operands.join(' '), found, depth + 1);
-      return;
-    default:
-      if (SHELLS.has(name)) {
-        const flagIndex = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
-        if (flagIndex !== -1 && args[flagIndex + 1] !== undefined) classifyInto(args[flagIndex + 1] as string, found, depth + 1);
-      }
-  }
-}
-
-function classifyRm(args: string[], found: Set<string>): void {
-  const optionEnd = args.indexOf('--');
-  const options = optionEnd === -1 ? args.filter((a) => a.startsWith('-')) : args.slice(0, optionEnd);
-  const targets = optionEnd === -1 ? args.filter((a) => !a.startsWith('-')) : args.slice(optionEnd + 1);
-  const recursive = options.some((o) => /^-[a-zA-Z]*[rR]/.test(o) || o === '--recursive');
-  if (!recursive) return;
-  found.add(targets.some(isCriticalDeleteTarget) ? REASONS.deleteCritical : REASONS.recursiveDelete);
-}
-
-function classifyPermissions(name: string, args: string[], operands: string[], found: Set<string>): void {
-  const mode = operands[0] ?? '';
-  if (name === 'chmod' && (/^0*777$/.test(mode) || /(^|,)[ugo]*[ao][ugo]*[+=][rwxXst]*w/.test(mode))) found.add(REASONS.worldWritable);
-  const recursive = args.some((a) => /^-[a-zA-Z]*R/.test(a) || a === '--recursive');
-  // Home directories are the user's own: `chmod -R` inside a project there is routine.
-  const systemRoots = ['/', ...SYSTEM_DIRS.filter((d) => d !== '/home')];
-  if (recursive && operands.slice(1).some((p) => isUnder(normalize(p), systemRoots))) found.add(REASONS.recursiveSystemPerms);
-}
-
-function classifyFind(args: string[], found: Set<string>, depth: number): void {
-  if (args.includes('-delete')) found.add(REASONS.findDelete);
-  args.forEach((arg, i) => {
-    if (arg !== '-exec' && arg !== '-execdir' && arg !== '-ok') return;
-    const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+'));
-    const inner = args.slice(i + 1, end === -1 ? args.length : end);
-    if (commandName(inner[0] ?? '') === 'rm') found.add(REASONS.findDelete);
-    classifySimple(inner, found, depth + 1);
-  });
-}
-
-function isDownload(argv: string[]): boolean {
-  const name = commandName(argv[0] ?? '');
-  return name === 'curl' || name === 'wget' || name === 'fetch';
-}
-
-function checkWriteTarget(target: string, found: Set<string>): void {
-  const path = normalize(target);
-  if (DISK_DEVICE.test(path)) {
-    found.add(REASONS.rawDisk);
+function classifyLine(line: string, scan: Scan, depth: number): void {
+  if (depth > MAX_DEPTH) {
+    // `eval eval eval … rm -rf /`: what cannot be read to the end is not called safe.
+    scan.found.add(REASONS.unreadable);
     return;
   }
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  const inHome = HOME_FORMS.some((h) => path === h || path.startsWith(`${h}/`)) || /^\/(root|home\/[^/]+)(\/|$)/.test(path) || !path.includes('/');
-  if (isUnder(path, ['/etc']) || /(^|\/)\.ssh(\/|$)/.test(path) || (RC_FILES.has(base) && inHome)) found.add(REASONS.sensitiveWrite);
+  classifyWholeLine(line, scan);
+  const commands = splitCommandLine(line);
+  let pipelineStart = 0;
+  commands.forEach((command, index) => {
+    const upstream = index > 0 && commands[index - 1]?.pipesToNext ? commands.slice(pipelineStart, index) : [];
+    classifyOne(command, upstream, scan, depth);
+    if (!command.pipesToNext) pipelineStart = index + 1;
+  });
 }
 
-function isCriticalDeleteTarget(target: string): boolean {
-  const path = normalize(target);
-  const bases = ['/', ...HOME_FORMS, ...SYSTEM_DIRS, '/root'];
-  return bases.some((b) => path === b || path === `${b === '/' ? '' : b}/*`) || /^\/home\/[^/]+\/?\*?$/.test(path);
+function classifyOne(command: SimpleCommand, upstream: SimpleCommand[], scan: Scan, depth: number): void {
+  const expanded = expandArgv(command.argv, scan.vars);
+  if (rememberAssignments(expanded.argv, scan)) return;
+  const { argv, wrappers, embedded } = unwrapCommand(expanded.argv);
+  if (wrappers.some((w) => ROOT_WRAPPERS.includes(w))) scan.found.add(REASONS.sudo);
+  for (const inner of embedded) scan.recurse(inner, depth + 1);
+  for (const target of command.writes) checkWriteTarget(expandWord(target, scan.vars).text, scan);
+  for (const source of command.reads ?? []) checkReadSource(expandWord(source, scan.vars).text, scan);
+  const name = commandName(argv[0] ?? '');
+  // `$(cat cmd.txt) -rf /`: a command name computed by something the detector cannot evaluate.
+  if (/\$\(|`/.test(argv[0] ?? '')) scan.found.add(REASONS.dynamicCommand);
+  if (expanded.decoded && (SHELLS.has(name) || name === 'eval' || expanded.argv[0] !== command.argv[0])) scan.found.add(REASONS.obfuscatedCode);
+
+  // Text a shell, interpreter or database client reads as code from stdin or a here-string.
+  const readsCode = INTERPRETERS.has(name) ? readsScriptFromStdin(argv) : DB_CLIENTS.has(name);
+  if (readsCode && command.hereString !== undefined) scan.recurse(command.hereString, depth + 1);
+  if (readsCode && upstream.length > 0) classifyPipedCode(upstream, scan, depth);
+  if (runsDownloadedScript(argv, scan)) scan.found.add(REASONS.pipeToShell);
+
+  // `echo / | xargs rm -rf`: the words piped in are the wrapped command's arguments.
+  let effective = argv;
+  if (wrappers.includes('xargs') && upstream.length > 0) {
+    const output = pipelineOutput(upstream, scan.vars);
+    if (output !== null) effective = [...argv, ...output.text.split(/\s+/).filter((w) => w !== '')];
+    else effective = [...argv, '$UNKNOWN_XARGS_INPUT'];
+  }
+  classifySimple(effective, scan, depth);
 }
 
-/** `/etc//x/` → `/etc/x`; `/` stays `/`. Relative paths are left alone. */
-function normalize(path: string): string {
-  const collapsed = path.replace(/\/{2,}/g, '/');
-  return collapsed.length > 1 ? collapsed.replace(/\/+$/, '') : collapsed;
+function classifyPipedCode(upstream: SimpleCommand[], scan: Scan, depth: number): void {
+  if (upstream.some((c) => isDownload(unwrapCommand(expandArgv(c.argv, scan.vars).argv).argv))) {
+    scan.found.add(REASONS.pipeToShell);
+    return;
+  }
+  const output = pipelineOutput(upstream, scan.vars);
+  if (output !== null) scan.recurse(output.text, depth + 1);
+  const decodes = upstream.some((c) => DECODERS.test(commandName(unwrapCommand(c.argv).argv[0] ?? '')));
+  if (decodes || output?.decoded === true) scan.found.add(REASONS.obfuscatedCode);
 }
 
-function isUnder(path: string, roots: string[]): boolean {
-  return roots.some((root) => path === root || (root === '/' ? path.startsWith('/') && !path.slice(1).includes('/') : path.startsWith(`${root}/`)));
+/** A shell or interpreter with no `-c`/`-e` code and no script file runs what arrives on stdin. */
+function readsScriptFromStdin(argv: string[]): boolean {
+  const args = argv.slice(1);
+  if (args.some((a) => /^-[a-zA-Z]*[ce]$/.test(a) || a === '-m')) return false;
+  if (args.includes('-s') || args.includes('-')) return true;
+  return !args.some((a) => !a.startsWith('-'));
+}
+
+/**
+ * `X=rm`, `export X=rm`, `declare X=…`: remembered for later words on the line. Returns true when the
+ * command was only assignments (nothing runs). `HISTFILE`/`HISTSIZE` changes are flagged here.
+ */
+function rememberAssignments(argv: string[], scan: Scan): boolean {
+  const declarer = ['export', 'declare', 'local', 'readonly', 'typeset'].includes(argv[0] ?? '');
+  const words = declarer ? argv.slice(1).filter((w) => !w.startsWith('-')) : argv;
+  const assignments = words.filter((w) => /^[A-Za-z_]\w*=/.test(w));
+  if (!declarer && assignments.length !== argv.length) return false;
+  for (const assignment of assignments) {
+    const at = assignment.indexOf('=');
+    const name = assignment.slice(0, at);
+    const value = assignment.slice(at + 1);
+    scan.vars.set(name, value);
+    if (name === 'HISTFILE' || ((name === 'HISTSIZE' || name === 'HISTFILESIZE') && value === '0')) scan.found.add(REASONS.history);
+  }
+  return true;
 }

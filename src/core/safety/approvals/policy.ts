@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { abortError, errorMessage } from '../../errors.js';
 import type { ApprovalBroker, ApprovalDecision, ApprovalOutcome, ApprovalRequest, Classification } from './broker.js';
-import { classifyCommand } from './detector.js';
+import { classifyCommand, type DetectorContext } from './detector.js';
 
 /** `manual`: dangerous commands ask the user. `off` (yolo): dangerous commands run; hardline ones never do. */
 export type ApprovalMode = 'manual' | 'off';
@@ -32,7 +32,18 @@ export interface ApprovalPolicyOptions {
   /** Persists the allowlist after an "always" answer (config.yaml `approvals.allowlist`). */
   saveAllowlist?: (allowlist: string[]) => void | Promise<void>;
   onDecision?: (record: ApprovalRecord) => void;
-  classify?: (command: string) => Classification;
+  classify?: (command: string, context?: DetectorContext) => Classification;
+  /**
+   * Where commands run, so recursive deletes inside the workspace need no approval. A function is asked
+   * per check, so it can give each session's current directory; without a `cwd` relative paths count as
+   * outside the workspace.
+   */
+  detectorContext?: DetectorContext | ((sessionId: string) => DetectorContext);
+  /**
+   * Commands run in a disposable sandbox (the docker backend with `auto_approve`): what is not hardline runs
+   * without asking, because it can only harm the container and the mounted workspace.
+   */
+  sandboxed?: boolean;
   now?: () => number;
 }
 
@@ -86,7 +97,8 @@ export class ApprovalPolicyBroker implements ApprovalBroker {
 
   async check(sessionId: string, command: string, signal: AbortSignal): Promise<ApprovalOutcome> {
     if (signal.aborted) throw abortError(signal);
-    const classification = (this.options.classify ?? classifyCommand)(command);
+    const context = this.options.detectorContext;
+    const classification = (this.options.classify ?? classifyCommand)(command, typeof context === 'function' ? context(sessionId) : context);
     const decided = (reason: string, approved: boolean, requestId: string | null = null, persistError?: string): ApprovalOutcome => {
       const outcome = { approved, reason, classification };
       this.record({ requestId, sessionId, command, outcome, ...(persistError === undefined ? {} : { persistError }), at: this.now() });
@@ -95,6 +107,7 @@ export class ApprovalPolicyBroker implements ApprovalBroker {
     if (classification.verdict === 'safe') return decided('safe', true);
     if (classification.verdict === 'hardline') return decided('hardline', false);
     if (this.modeValue === 'off') return decided('yolo', true);
+    if (this.options.sandboxed === true) return decided('sandboxed', true);
     if (classification.reasons.every((r) => this.allowlist.has(r))) return decided('allowlisted', true);
     const approvedInSession = this.sessionApprovals.get(sessionId);
     if (approvedInSession !== undefined && classification.reasons.every((r) => approvedInSession.has(r))) return decided('session', true);

@@ -1,0 +1,95 @@
+import { homedir } from 'node:os';
+import { createInterface } from 'node:readline';
+import { resolve } from 'node:path';
+import { resolveHome } from '../../core/config/home.js';
+import { loadConfig, saveConfig } from '../../core/config/load.js';
+import { HearthError } from '../../core/errors.js';
+import type { Classification } from '../../core/safety/approvals/broker.js';
+import { classifyCommand, type DetectorContext } from '../../core/safety/approvals/detector.js';
+import { parseCommandArgs } from '../args.js';
+import type { CliIO } from '../io.js';
+
+export const approvalsHelp = `Usage:
+  hearth approvals check "<command>" [--json] [--workspace DIR]
+      classify a shell command: exit 0 safe, 1 dangerous (needs approval), 2 hardline (always refused)
+  hearth approvals check --stdin [--json] [--workspace DIR]
+      classify one command per input line; prints one result per line (with the command) and exits 0
+  hearth approvals list [--json]        reasons you approved "always" (config.yaml approvals.allowlist)
+  hearth approvals revoke "<reason>"    ask again for commands with this reason
+Recursive deletes inside the workspace (default: the current directory) need no approval.`;
+
+const EXIT_CODES: Readonly<Record<Classification['verdict'], number>> = { safe: 0, dangerous: 1, hardline: 2 };
+
+/** Reads config.yaml only: no database key, keychain or model is needed to check or manage approvals. */
+export async function approvalsCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('approvals', argv, {
+    json: { type: 'boolean' },
+    stdin: { type: 'boolean' },
+    workspace: { type: 'string' },
+  });
+  if (values.help) {
+    io.out(`${approvalsHelp}\n`);
+    return 0;
+  }
+  const [action, ...rest] = positionals;
+  const json = values.json === true;
+  switch (action) {
+    case 'check': {
+      const context = detectorContext(io, values.workspace);
+      if (values.stdin) {
+        if (rest.length > 0) throw new HearthError('usage', 'Give the command either as an argument or with --stdin, not both.');
+        await checkLines(io, context, json);
+        return 0;
+      }
+      const command = rest.join(' ');
+      if (command.trim() === '') throw new HearthError('usage', `Give a command to check, e.g. hearth approvals check "rm -rf build".\n${approvalsHelp}`);
+      const result = classifyCommand(command, context);
+      io.out(json ? `${JSON.stringify({ verdict: result.verdict, reasons: result.reasons })}\n` : `${describe(result)}\n`);
+      return EXIT_CODES[result.verdict];
+    }
+    case 'list': {
+      const allowlist = loadConfig(resolveHome(io.env)).config.approvals.allowlist;
+      if (json) io.out(`${JSON.stringify({ allowlist })}\n`);
+      else io.out(allowlist.length > 0 ? `${allowlist.join('\n')}\n` : 'Nothing is approved "always": every dangerous command asks.\n');
+      return 0;
+    }
+    case 'revoke':
+      return revoke(io, rest.join(' '));
+    default:
+      throw new HearthError('usage', `Unknown approvals action "${action ?? ''}".\n${approvalsHelp}`);
+  }
+}
+
+function detectorContext(io: CliIO, workspaceFlag: string | undefined): DetectorContext {
+  // With --workspace the command is read as if run there; otherwise the current directory is both.
+  const workspace = workspaceFlag === undefined ? io.cwd : resolve(io.cwd, workspaceFlag);
+  return { workspace, cwd: workspace, home: io.env.HOME ?? homedir() };
+}
+
+async function checkLines(io: CliIO, context: DetectorContext, json: boolean): Promise<void> {
+  const lines = createInterface({ input: io.stdin, terminal: false, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    const result = classifyCommand(line, context);
+    io.out(json ? `${JSON.stringify({ command: line, verdict: result.verdict, reasons: result.reasons })}\n` : `${describe(result)}\t${line}\n`);
+  }
+}
+
+function describe(result: Classification): string {
+  return result.reasons.length === 0 ? result.verdict : `${result.verdict}: ${result.reasons.join('; ')}`;
+}
+
+function revoke(io: CliIO, reason: string): number {
+  if (reason.trim() === '') throw new HearthError('usage', `Give the reason to revoke, as \`hearth approvals list\` prints it.\n${approvalsHelp}`);
+  const home = resolveHome(io.env);
+  const { config, path } = loadConfig(home);
+  const allowlist = config.approvals.allowlist;
+  if (!allowlist.includes(reason)) {
+    const known = allowlist.length > 0 ? `Approved "always": ${allowlist.map((r) => `"${r}"`).join(', ')}.` : 'Nothing is approved "always".';
+    io.err(`hearth: "${reason}" is not in the approvals allowlist of ${path}. ${known}\n`);
+    return 1;
+  }
+  saveConfig(home, { ...config, approvals: { ...config.approvals, allowlist: allowlist.filter((r) => r !== reason) } });
+  io.out(`Revoked "${reason}": commands for this reason ask for approval again (sessions already running keep it until they restart).\n`);
+  return 0;
+}

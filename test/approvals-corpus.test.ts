@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { classifyCommand } from '../src/core/safety/approvals/detector.js';
+import { CORPUS_CONTEXT, loadCorpus, scoreCorpus } from './fixtures/approval-corpus/corpus.js';
+
+/**
+ * The hand-written corpus (test/fixtures/approval-corpus): every line must get its expected verdict.
+ * Known misses would be listed here with the reason they are accepted; there are none at present.
+ */
+const KNOWN_MISSES: ReadonlyMap<string, string> = new Map();
+
+const entries = loadCorpus();
+
+describe('approval corpus', () => {
+  it('has the size the issue asks for (≥ 150 dangerous incl. obfuscations, ≥ 150 everyday commands)', () => {
+    // Catches a corpus file that stopped loading (renamed, a parse change) and silently shrank the test.
+    expect(entries.filter((e) => e.expected !== 'safe').length).toBeGreaterThanOrEqual(150);
+    expect(entries.filter((e) => e.expected === 'hardline').length).toBeGreaterThanOrEqual(60);
+    expect(entries.filter((e) => e.expected === 'safe').length).toBeGreaterThanOrEqual(150);
+    expect(new Set(entries.map((e) => e.command)).size).toBe(entries.length);
+  });
+
+  // One test per line, named by file:line, so a regression points at the exact command.
+  it.each(entries.filter((e) => !KNOWN_MISSES.has(e.command)).map((e) => [`${e.where} ${e.command}`, e] as const))('%s', (_, entry) => {
+    const result = classifyCommand(entry.command, CORPUS_CONTEXT);
+    expect({ verdict: result.verdict, reasons: result.reasons }).toMatchObject({ verdict: entry.expected });
+    // A flagged command must say why (the policy remembers approvals per reason); a safe one has no reason.
+    expect(result.reasons.length > 0).toBe(entry.expected !== 'safe');
+  });
+
+  it('scores precision and recall so that a detector that flags nothing or everything fails', () => {
+    // Catches a scoring bug that would report perfect numbers whatever the detector says.
+    expect(scoreCorpus(entries, () => ({ verdict: 'safe', reasons: [] }))).toMatchObject({ recall: 0, hardlineRecall: 0 });
+    const everything = scoreCorpus(entries, () => ({ verdict: 'hardline', reasons: ['x'] }));
+    expect(everything.recall).toBe(1);
+    expect(everything.precision).toBeLessThan(0.7);
+    expect(everything.hardlinePrecision).toBeLessThan(0.3);
+    const real = scoreCorpus(entries, (c) => classifyCommand(c, CORPUS_CONTEXT));
+    expect(real.misses.map((m) => m.command).sort()).toEqual([...KNOWN_MISSES.keys()].sort());
+  });
+});
