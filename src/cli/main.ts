@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isHearthError } from '../core/errors.js';
 import { formatError } from './format-error.js';
+import { approvalsCommand } from './commands/approvals.js';
 import { chatCommand } from './commands/chat.js';
 import { doctorCommand } from './commands/doctor.js';
 import { memoryCommand } from './commands/memory.js';
@@ -8,6 +9,7 @@ import { modelsCommand } from './commands/models.js';
 import { pendingCommand } from './commands/pending.js';
 import { promptSizeCommand } from './commands/prompt-size.js';
 import { runCommand } from './commands/run.js';
+import { scanCommand } from './commands/scan.js';
 import { serveCommand } from './commands/serve.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { setupCommand } from './commands/setup.js';
@@ -23,9 +25,11 @@ Usage:
   hearth memory show|edit|export|import|user [--json]   what Hearth remembers about you and the work
   hearth skills list|show <name>|validate <dir>|install <dir> [--json]
   hearth pending list|approve <id>|reject <id>           memory and skill writes waiting for approval
+  hearth approvals check "<command>"|--stdin [--json]|list|revoke <reason>   classify commands; the "always" allowlist
   hearth serve [--port N] [--open]   the interface in your browser, on 127.0.0.1 with a per-launch token
   hearth models list|download <source> [--sha256 HEX]|fit <source>   local GGUF models
   hearth prompt-size [--json]        fixed prompt overhead per toolset
+  hearth scan <file|-> [--json] | --stdin-lines [--json]   check text for prompt injection
   hearth doctor                      check keychain, database key, models, GPU, providers
   hearth setup                       first-run wizard
 
@@ -48,9 +52,11 @@ const commands: Record<string, Command> = {
   memory: memoryCommand,
   skills: skillsCommand,
   pending: pendingCommand,
+  approvals: approvalsCommand,
   serve: serveCommand,
   models: modelsCommand,
   'prompt-size': promptSizeCommand,
+  scan: scanCommand,
   doctor: doctorCommand,
   setup: setupCommand,
 };

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { loadContextFiles, quarantineNote, type ContextNotice, type ScreenedContextFile } from './context-files.js';
+
+export { PROJECT_FILES, PROJECT_FILE_LIMIT, loadProjectContext, truncateHeadTail, type ContextNotice } from './context-files.js';
 
 /**
  * The system prompt, assembled in three tiers (PARITY §6): stable (identity, tool guidance), context
- * (one project file), volatile (when the session started, model, session, workspace). It is built
+ * (one project file, screened for prompt injection by context-files.ts), volatile (when the session started, model, session, workspace). It is built
  * once per session and sent byte-identical on every call, so providers' prompt caches and the local
  * model's KV cache keep the whole prefix. Nothing in it may depend on the current time or turn.
  */
@@ -33,10 +34,6 @@ export interface LearnedContext {
   user?: string;
 }
 
-/** Project instruction files, first found wins (Hermes: `.hermes.md` → AGENTS.md → CLAUDE.md). */
-export const PROJECT_FILES = ['.hearth.md', 'AGENTS.md', 'CLAUDE.md'] as const;
-export const PROJECT_FILE_LIMIT = 20_000;
-
 const DEFAULT_IDENTITY =
   'You are Hearth, a capable assistant running on the user\'s own computer. You get things done with your tools, ' +
   'say plainly what you did and what you found, and ask when a request is ambiguous rather than guessing.';
@@ -65,15 +62,26 @@ const TOOL_GUIDANCE: Readonly<Record<string, string>> = {
   user_model: 'user_model answers what is known about the user, with evidence.',
 };
 
+export interface AssembledPrompt {
+  prompt: string;
+  /** What the injection screen did to SOUL.md or the project file; the caller must show these to the user. */
+  notices: ContextNotice[];
+}
+
+/** The prompt as a string. Callers that can show notices to the user should use assembleSystemPrompt. */
 export function buildSystemPrompt(inputs: PromptInputs): string {
+  return assembleSystemPrompt(inputs).prompt;
+}
+
+export function assembleSystemPrompt(inputs: PromptInputs): AssembledPrompt {
   const learned = inputs.learned ?? {};
+  const { soul, project, notices } = loadContextFiles(inputs.home, inputs.workspace);
   const stable = [
-    readSoul(inputs.home) ?? DEFAULT_IDENTITY,
+    ...identity(soul),
     section('How to work', guidance(inputs.toolNames)),
     ...optionalSection('Skills', learned.skillsCatalog),
   ];
-  const project = loadProjectContext(inputs.workspace);
-  const context = project === null ? [] : [section(`Project instructions (${project.file})`, project.text)];
+  const context = project === null ? [] : [section(`Project instructions (${project.file})`, project.text ?? quarantineNote(project))];
   const remembered = [...optionalSection('Memory', learned.memory), ...optionalSection('About the user', learned.user)];
   const volatile = section(
     'Environment',
@@ -84,7 +92,14 @@ export function buildSystemPrompt(inputs: PromptInputs): string {
       `Workspace: ${inputs.workspace}`,
     ].join('\n'),
   );
-  return [...stable, ...context, ...remembered, volatile].join('\n\n');
+  return { prompt: [...stable, ...context, ...remembered, volatile].join('\n\n'), notices };
+}
+
+/** SOUL.md replaces the default identity; a quarantined one falls back to it, with a note saying why. */
+function identity(soul: ScreenedContextFile | null): string[] {
+  if (soul === null) return [DEFAULT_IDENTITY];
+  if (soul.text === null) return [DEFAULT_IDENTITY, quarantineNote(soul)];
+  return [soul.text];
 }
 
 function optionalSection(title: string, body: string | undefined): string[] {
@@ -98,35 +113,4 @@ function guidance(toolNames: readonly string[]): string {
 
 function section(title: string, body: string): string {
   return `# ${title}\n${body.trim()}`;
-}
-
-function readSoul(home: string): string | null {
-  const text = readOptional(join(home, 'SOUL.md'));
-  return text === null || text.trim() === '' ? null : text.trim();
-}
-
-/** The first project instruction file in the workspace, truncated to 20k characters (70% head, 20% tail). */
-export function loadProjectContext(workspace: string): { file: string; text: string } | null {
-  for (const file of PROJECT_FILES) {
-    const text = readOptional(join(workspace, file));
-    if (text !== null && text.trim() !== '') return { file, text: truncateHeadTail(text, PROJECT_FILE_LIMIT) };
-  }
-  return null;
-}
-
-export function truncateHeadTail(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const head = text.slice(0, Math.floor(limit * 0.7));
-  const tail = text.slice(text.length - Math.floor(limit * 0.2));
-  return `${head}\n\n[... ${text.length - head.length - tail.length} characters of this file omitted ...]\n\n${tail}`;
-}
-
-function readOptional(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    // Absent is normal (no SOUL.md, no AGENTS.md); a directory of that name is not a prompt file either.
-    if (['ENOENT', 'EISDIR', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return null;
-    throw err;
-  }
 }

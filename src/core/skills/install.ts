@@ -1,6 +1,7 @@
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { HearthError, errorMessage } from '../errors.js';
+import { describeScan, scanForInjection } from '../safety/injection/scan.js';
 import type { SkillIssue } from './types.js';
 import { validateSkillDir } from './validate.js';
 
@@ -9,6 +10,8 @@ export const MAX_INSTALL_FILES = 5000;
 export const MAX_INSTALL_BYTES = 100 * 1024 * 1024;
 /** Folders that are never part of a skill's content. */
 const NOT_COPIED = new Set(['.git', 'node_modules']);
+/** Text files above this are not scanned (and say so): a skill's instructions and scripts are far smaller. */
+const MAX_SCANNED_BYTES = 2 * 1024 * 1024;
 
 export interface InstallResult {
   name: string;
@@ -24,7 +27,10 @@ export interface InstallResult {
  * Copy a skill folder into `skillsDir/<name>` (HEARTH_HOME/skills). It must load in compat mode; an
  * existing skill is replaced only with `force`, and then moved aside rather than deleted. A symlink that
  * points outside the folder is refused: copying it would import whatever file it names.
- * Everything is checked before the first write, and the copy lands atomically (temp folder, then rename).
+ * Every text file (SKILL.md, references, scripts) goes through the injection scanner first: a
+ * high-severity finding refuses the install, since the model will read these files as instructions;
+ * medium findings install with a warning. Everything is checked before the first write, and the copy
+ * lands atomically (temp folder, then rename).
  */
 export function installSkill(sourceDir: string, skillsDir: string, options: { force?: boolean } = {}): InstallResult {
   const validation = validateSkillDir(sourceDir, 'compat');
@@ -44,6 +50,7 @@ export function installSkill(sourceDir: string, skillsDir: string, options: { fo
   }
 
   const files = collectFilesOrExplain(source);
+  const scanWarnings = scanSkillFiles(sourceDir, files);
   const temp = join(dirname(target), `.install-${name}-${process.pid}-${Date.now()}`);
   try {
     for (const file of files) {
@@ -69,8 +76,32 @@ export function installSkill(sourceDir: string, skillsDir: string, options: { fo
     rmSync(temp, { recursive: true, force: true });
     throw new HearthError('skill_forbidden', `Cannot put "${name}" in place at ${target}: ${errorMessage(err)}. Any previous copy was left as it was.`, { cause: err });
   }
-  const issues = validation.issues.filter((i) => i.severity === 'warning');
+  const issues = [...validation.issues.filter((i) => i.severity === 'warning'), ...scanWarnings];
   return { name, installedTo: target, files: files.length, issues, ...(replacedTo ? { replacedTo } : {}) };
+}
+
+/** Refuses on the first high-severity finding; returns medium findings as warnings. */
+function scanSkillFiles(sourceDir: string, files: readonly SourceFile[]): SkillIssue[] {
+  const warnings: SkillIssue[] = [];
+  for (const file of files) {
+    const bytes = readFileSync(file.real);
+    // A NUL byte in the first 8 KiB marks a binary (an image, a wheel): the model does not read those as text.
+    if (bytes.subarray(0, 8192).includes(0)) continue;
+    if (bytes.length > MAX_SCANNED_BYTES) {
+      warnings.push({ rule: 'H-injection', severity: 'warning', message: `${file.relative} is larger than ${MAX_SCANNED_BYTES / 1024 / 1024} MiB and was not scanned for prompt injection.` });
+      continue;
+    }
+    const scan = scanForInjection(bytes.toString('utf8'), { source: 'skill' });
+    if (scan.verdict === 'blocked') {
+      throw new HearthError(
+        'content_unsafe',
+        `${sourceDir} was not installed: ${file.relative} looks like a prompt injection — ${describeScan(scan)}. Nothing was copied. Check \`hearth scan ${file.real}\` and remove those lines if the skill is yours.`,
+        { details: { file: file.relative, findings: scan.findings } },
+      );
+    }
+    if (scan.verdict === 'suspicious') warnings.push({ rule: 'H-injection', severity: 'warning', message: `${file.relative}: ${describeScan(scan)}` });
+  }
+  return warnings;
 }
 
 function collectFilesOrExplain(root: string): SourceFile[] {

@@ -42,7 +42,12 @@ const JOINABLE = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]|(?![A-Za-z
 const HAN = /\p{Script=Han}/u;
 
 /** Every invisible character in `text` that is not part of a legitimate sequence, in order. */
+/** Any character `describe` names (tags and variation selectors are astral: high surrogate U+DB40). */
+const MAYBE_INVISIBLE = /[\u180e\u200b-\u200d\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\udb40]/;
+
 export function findInvisibleCharacters(text: string): InvisibleCharacter[] {
+  // Nearly all text has none of them: skip the per-character walk.
+  if (!MAYBE_INVISIBLE.test(text)) return [];
   const chars = Array.from(text);
   const found: InvisibleCharacter[] = [];
   let index = 0;
@@ -86,4 +91,16 @@ export function stripInvisibleCharacters(text: string, found = findInvisibleChar
 
 export function codePointLabel(cp: number): string {
   return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * The ASCII message carried by flagged tag characters (U+E0020–E007E mirror printable ASCII), so the
+ * scanner can read what was smuggled, not only that something was. '' when nothing is hidden.
+ */
+export function decodeTagMessage(found: readonly InvisibleCharacter[]): string {
+  let message = '';
+  for (const ch of found) {
+    if (ch.codePoint >= 0xe0020 && ch.codePoint <= 0xe007e) message += String.fromCharCode(ch.codePoint - 0xe0000);
+  }
+  return message;
 }

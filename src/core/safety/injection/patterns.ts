@@ -19,7 +19,16 @@ export type InjectionCategory =
   | 'concealment'
   | 'exfiltration'
   | 'ssh_backdoor'
+  | 'disable_safety'
+  | 'prompt_leak'
+  | 'hidden_markup'
   | 'invisible_unicode';
+
+/**
+ * Categories whose rules match words rather than commands or tokens. A documentation page may quote
+ * such words ("attacks like “ignore previous instructions”"); see mention.ts for how that is told apart.
+ */
+export const PHRASING_CATEGORIES: ReadonlySet<InjectionCategory> = new Set(['instruction_override', 'role_hijack', 'concealment', 'disable_safety', 'prompt_leak']);
 
 export interface TextRule {
   /** Stable id, reported in findings and usable in allowlists. */
@@ -37,9 +46,71 @@ const SECRET_VAR = String.raw`\$\{?\w*(?:KEY|TOKEN|SECRET|PASSW(?:OR)?D|CREDENTI
 const SECRET_FILE = String.raw`(?:\.env\b|\.ssh\/id_\w+|id_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.pypirc|\.npmrc|\/etc\/shadow)`;
 const NETWORK_TOOL = String.raw`\b(?:curl|wget|nc|ncat|netcat|socat|invoke-webrequest|iwr)\b`;
 
-function rule(id: string, category: InjectionCategory, severity: InjectionSeverity, description: string, source: string): TextRule {
-  return { id, category, severity, description, pattern: new RegExp(source, 'i') };
+/** `flags` is 'iu' for rules over non-Latin scripts, where `\b` would not see word edges. */
+export function rule(id: string, category: InjectionCategory, severity: InjectionSeverity, description: string, source: string, flags = 'i'): TextRule {
+  return { id, category, severity, description, pattern: new RegExp(source, flags) };
 }
+
+/** Role spoofing, attempts to switch off the agent's safety, and requests for its hidden prompt. */
+const SAFETY_RULES: readonly TextRule[] = [
+  rule(
+    'spoofed_role_line',
+    'role_hijack',
+    'high',
+    'poses as a system or assistant turn that gives orders',
+    String.raw`(?:^|\n)\s*(?:\*\*)?(?:system|developer|assistant|admin(?:istrator)?)(?:\*\*\s*:|\s*:(?:\*\*)?)\s*(?:you\s+(?:are|must|will|should)|the\s+(?:assistant|ai|model)\s+(?:is|must|will|should)|ignore\b|from\s+now\s+on|(?:all\s+)?(?:previous|prior)\s+instructions|new\s+(?:rules|instructions)|override\b|(?:disable|bypass)\b|do\s+not\s+(?:follow|obey|tell))`,
+  ),
+  rule('alpaca_header', 'role_hijack', 'medium', 'contains an instruction-tuning turn header (### Instruction:)', String.raw`(?:^|\n)\s*#{2,4}\s*(?:instruction|system|response)\s*:`),
+  rule(
+    'fake_transcript',
+    'role_hijack',
+    'medium',
+    'contains a made-up conversation turn for the model to continue',
+    String.raw`(?:^|\n)\s*(?:human|user)\s*:[^\n]{0,200}\n+\s*(?:assistant|ai)\s*:`,
+  ),
+  rule(
+    'disable_your_safety',
+    'disable_safety',
+    'high',
+    "tells the model to switch off its approvals or safety checks",
+    String.raw`\b(?:ignore|bypass|circumvent|override|disable|turn\s+off|get\s+around|evade)\s+(?:all\s+(?:of\s+)?)?(?:your|the\s+assistant'?s|hearth'?s|its)\s+(?:own\s+)?(?:approval|safety|security|guardrails?|sandbox|content\s+(?:policy|filters?)|restrictions|confirmation)`,
+  ),
+  rule(
+    'run_without_approval',
+    'disable_safety',
+    'medium',
+    'asks for commands to run without the approval step',
+    String.raw`\b(?:run|execute)\b[^\n]{0,60}?\bwithout\s+(?:asking\s+for\s+|requesting\s+|waiting\s+for\s+|any\s+)?(?:the\s+user'?s\s+)?(?:approval|permission|confirmation)\b`,
+  ),
+  rule(
+    'set_approvals_off',
+    'disable_safety',
+    'high',
+    'tries to change the approval mode to off',
+    String.raw`\b(?:set|switch|change|put)\s+(?:the\s+)?approval(?:s|\s+mode)?\s+(?:mode\s+)?(?:to\s+)?["'\x60]?(?:off|yolo|none|disabled)\b`,
+  ),
+  rule(
+    'reveal_system_prompt',
+    'prompt_leak',
+    'high',
+    'asks the model to reveal its system prompt or hidden instructions',
+    String.raw`\b(?:reveal|print|output|repeat|show|dump|leak|send|tell\s+me)\s+(?:me\s+)?(?:your|the\s+(?:full|entire|hidden|original))\s+(?:system\s+prompt|hidden\s+instructions|initial\s+instructions|original\s+instructions|instructions\s+above)\b`,
+  ),
+  rule(
+    'exfiltrate_secret_location',
+    'exfiltration',
+    'high',
+    'asks for credential files to be sent somewhere',
+    String.raw`\b(?:send|post|upload|e-?mail|forward|transmit|exfiltrate|leak|sync)\b[^\n]{0,80}?(?:~\/\.ssh\b(?!\/[\w.-]*\.pub)|\.ssh\/id_\w+(?![\w.-]*\.pub)|\/etc\/shadow|\.aws\/credentials|\.git-credentials|\.netrc\b|the\s+contents\s+of\s+(?:the\s+)?(?:~\/\.ssh|\.env|ssh\s+folder|keychain))`,
+  ),
+  rule(
+    'secret_read_in_network_command',
+    'exfiltration',
+    'high',
+    'reads a credentials file or the environment inside a network command',
+    String.raw`${NETWORK_TOOL}[^\n]{0,200}?(?:\$\(|\x60)\s*(?:env|printenv|(?:cat|base64|head|tail)\s[^)\x60\n]{0,100}?${SECRET_FILE})`,
+  ),
+];
 
 export const TEXT_RULES: readonly TextRule[] = [
   // ── Instructions that try to replace the agent's own ────────────────────────────────────────────
@@ -108,7 +179,7 @@ export const TEXT_RULES: readonly TextRule[] = [
     'concealment',
     'high',
     'tells the model to hide something from the user',
-    String.raw`\b(?:(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|notify|alert|warn)\s+(?:the\s+)?(?:user|human|operator|owner)\b|without\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?(?:user|human|operator|owner)\b)`,
+    String.raw`\b(?:(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|notify|alert|warn)\s+(?:the\s+)?(?:user|human|operator|owner)\b|without\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?(?:user|human|operator|owner)\b|\b(?:hide|conceal|keep)\s+(?:this|it|that|these\s+\w+)\s+(?:secret\s+)?from\s+(?:the\s+)?(?:user|human|operator)\b|\bthe\s+(?:user|human)\s+(?:must|should|may)\s+(?:not|never)\s+(?:know|find\s+out|learn|see\s+this|be\s+told)\b)`,
   ),
   // ── Exfiltration ─────────────────────────────────────────────────────────────────────────────────
   rule(
@@ -170,4 +241,5 @@ export const TEXT_RULES: readonly TextRule[] = [
     'talks about adding a key to authorized_keys',
     String.raw`\b(?:add|append|insert|put|write)\b[^\n]{0,100}?\bauthorized_keys\b`,
   ),
+  ...SAFETY_RULES,
 ];

@@ -1,5 +1,9 @@
-import { codePointLabel, findInvisibleCharacters, stripInvisibleCharacters, type InvisibleCharacter } from './invisible-unicode.js';
-import { TEXT_RULES, type InjectionCategory, type InjectionSeverity } from './patterns.js';
+import { codePointLabel, decodeTagMessage, findInvisibleCharacters, type InvisibleCharacter } from './invisible-unicode.js';
+import { isQuotedMention } from './mention.js';
+import { PHRASING_CATEGORIES, TEXT_RULES, type InjectionCategory, type InjectionSeverity, type TextRule } from './patterns.js';
+import { MARKUP_RULES } from './patterns-markup.js';
+import { MULTILINGUAL_RULES } from './patterns-multilingual.js';
+import { buildTextView } from './text-view.js';
 
 /**
  * The prompt-injection scanner. Anything that will later be read by the model as trusted context goes
@@ -7,9 +11,10 @@ import { TEXT_RULES, type InjectionCategory, type InjectionSeverity } from './pa
  * function of the text, so every writer gets the same verdict, and so does `hearth scan` later.
  *
  * It is a tripwire, not a proof of safety: it catches the phrasings, tokens and commands real injections
- * use, and it is tuned so ordinary notes pass. Text is matched after NFKC normalisation (fullwidth
- * letters become ASCII) with invisible characters removed, so `ign\u200Bore previous instructions` or
- * `ｉｇｎｏｒｅ …` are caught as well as the plain form.
+ * use, and it is tuned so ordinary notes pass. Text is matched on the view text-view.ts builds (NFKC,
+ * invisible characters removed, look-alike letters, leetspeak and spaced-out letters undone), so
+ * `ign\u200Bore previous instructions`, `ｉｇｎｏｒｅ …` or `і g n о r е …` are caught as well as the plain
+ * form. A message smuggled in tag characters is decoded and scanned too.
  */
 
 export type ScanVerdict = 'clean' | 'suspicious' | 'blocked';
@@ -26,6 +31,8 @@ export interface InjectionFinding {
   excerpt: string;
   /** Why it was flagged, in plain words. */
   message: string;
+  /** Where the match starts in the scanned text (UTF-16 units); absent for text decoded from hidden tag characters. */
+  index?: number;
 }
 
 export interface InjectionScanResult {
@@ -43,6 +50,15 @@ export interface ScanOptions {
 const EXCERPT_CONTEXT = 30;
 const EXCERPT_MAX = 120;
 
+/** Every rule, English first; ids are unique across the lists. */
+export const ALL_RULES: readonly TextRule[] = [...TEXT_RULES, ...MULTILINGUAL_RULES, ...MARKUP_RULES];
+const GLOBAL_PATTERNS = new Map(ALL_RULES.map((r) => [r.id, new RegExp(r.pattern.source, `${r.pattern.flags}g`)]));
+/**
+ * Bounds the work on long docs. Past this many quoted mentions of one rule the next match counts as an
+ * order: failing closed, so an attacker cannot hide an order behind a pile of quotations.
+ */
+const MAX_MENTIONS_PER_RULE = 50;
+
 export function scanForInjection(text: string, options: ScanOptions): InjectionScanResult {
   const ignored = new Set(options.ignoreRules ?? []);
   const findings: InjectionFinding[] = [];
@@ -50,22 +66,46 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
   const invisible = findInvisibleCharacters(text);
   if (invisible.length > 0 && !ignored.has('invisible_unicode')) findings.push(invisibleFinding(text, invisible));
 
-  const normalised = normalise(stripInvisibleCharacters(text, invisible));
-  for (const rule of TEXT_RULES) {
+  const view = buildTextView(text, invisible);
+  for (const rule of ALL_RULES) {
     if (ignored.has(rule.id)) continue;
-    const match = rule.pattern.exec(normalised);
-    if (!match) continue;
-    findings.push({
-      rule: rule.id,
-      category: rule.category,
-      severity: rule.severity,
-      excerpt: excerptAround(normalised, match.index, match[0].length),
-      message: rule.description,
-    });
+    const match = firstOrder(rule, view.text);
+    if (match === null) continue;
+    findings.push({ ...describeMatch(rule, view.text, match), index: view.origin[match.index] ?? 0 });
+  }
+
+  // Tag characters spell ASCII the reader never sees; the model may still decode it.
+  const hidden = decodeTagMessage(invisible);
+  if (hidden.trim() !== '') {
+    const hiddenView = buildTextView(hidden, []);
+    for (const rule of ALL_RULES) {
+      if (ignored.has(rule.id) || findings.some((f) => f.rule === rule.id)) continue;
+      const match = firstOrder(rule, hiddenView.text);
+      if (match === null) continue;
+      const found = describeMatch(rule, hiddenView.text, match);
+      findings.push({ ...found, excerpt: `[hidden in tag characters] ${found.excerpt}`, message: `${found.message}, hidden in invisible tag characters` });
+    }
   }
 
   const verdict: ScanVerdict = findings.some((f) => f.severity === 'high') ? 'blocked' : findings.length > 0 ? 'suspicious' : 'clean';
   return { verdict, findings, source: options.source };
+}
+
+/** The first match that is an order rather than a quotation of one (see mention.ts). */
+function firstOrder(rule: TextRule, text: string): RegExpExecArray | null {
+  if (!PHRASING_CATEGORIES.has(rule.category)) return rule.pattern.exec(text);
+  const pattern = GLOBAL_PATTERNS.get(rule.id) as RegExp;
+  pattern.lastIndex = 0;
+  for (let mentions = 0; ; mentions++) {
+    const match = pattern.exec(text);
+    if (match === null) return null;
+    if (mentions >= MAX_MENTIONS_PER_RULE || !isQuotedMention(text, match.index, match.index + match[0].length)) return match;
+    if (match[0].length === 0) pattern.lastIndex++;
+  }
+}
+
+function describeMatch(rule: TextRule, text: string, match: RegExpExecArray): InjectionFinding {
+  return { rule: rule.id, category: rule.category, severity: rule.severity, excerpt: excerptAround(text, match.index, match[0].length), message: rule.description };
 }
 
 /** One line a user or model can act on: "blocked (memory): tells the model to … — “ignore all previous instructions”". */
@@ -73,10 +113,6 @@ export function describeScan(result: InjectionScanResult): string {
   if (result.findings.length === 0) return `clean (${result.source})`;
   const reasons = result.findings.map((f) => `${f.message} [${f.rule}]: “${f.excerpt}”`);
   return `${result.verdict} (${result.source}): ${reasons.join('; ')}`;
-}
-
-function normalise(text: string): string {
-  return text.normalize('NFKC').replace(/[ \t\u00a0\u3000]+/g, ' ');
 }
 
 function invisibleFinding(text: string, found: InvisibleCharacter[]): InjectionFinding {
@@ -88,6 +124,7 @@ function invisibleFinding(text: string, found: InvisibleCharacter[]): InjectionF
     category: 'invisible_unicode',
     severity: 'high',
     excerpt: clip(shown),
+    index: first.index,
     message: `contains ${found.length} invisible character${found.length === 1 ? '' : 's'} (${kinds.join(', ')}) that hide text from the reader`,
   };
 }

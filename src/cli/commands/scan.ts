@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { HearthError, errorMessage } from '../../core/errors.js';
+import { scanForInjection, type InjectionFinding } from '../../core/safety/injection/scan.js';
+import { parseCommandArgs } from '../args.js';
+import type { CliIO } from '../io.js';
+
+export const scanHelp = `Usage:
+  hearth scan <file|-> [--json]        scan a file (or stdin) for prompt injection: exit 0 clean, 1 suspicious, 2 unreadable
+  hearth scan --stdin-lines [--json]   scan each input line as its own text; one result per line
+
+Looks for instruction overrides (English, Chinese, Japanese, Spanish, French, German, Russian), spoofed
+system/assistant turns, orders to exfiltrate secrets or to switch off approvals, hidden markup and
+invisible or bidi Unicode. Needs no database key and no model.`;
+
+/** The report `hearth scan --json` prints; `verdict` is "suspicious" for any finding, high or medium. */
+export interface ScanReport {
+  verdict: 'clean' | 'suspicious';
+  findings: Array<{ kind: string; rule: string; severity: string; message: string; index?: number; excerpt?: string }>;
+}
+
+export async function scanCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('scan', argv, { json: { type: 'boolean' }, 'stdin-lines': { type: 'boolean' } });
+  if (values.help) {
+    io.out(`${scanHelp}\n`);
+    return 0;
+  }
+  const json = values.json === true;
+  if (values['stdin-lines'] === true) {
+    if (positionals.length > 0) throw new HearthError('usage', 'hearth scan --stdin-lines reads standard input; it takes no file argument.');
+    return scanLines(io, json);
+  }
+  const [target, extra] = positionals;
+  if (target === undefined || extra !== undefined) throw new HearthError('usage', `hearth scan needs exactly one file, or - for standard input.\n${scanHelp}`);
+
+  const input = target === '-' ? { name: 'stdin', text: await readAll(io.stdin) } : readInput(io, target);
+  if (input === null) return 2;
+  const report = scanText(input.text);
+  if (json) io.out(`${JSON.stringify(report)}\n`);
+  else io.out(readable(input.name, report));
+  return report.verdict === 'clean' ? 0 : 1;
+}
+
+export function scanText(text: string): ScanReport {
+  const result = scanForInjection(text, { source: 'scan' });
+  return { verdict: result.findings.length === 0 ? 'clean' : 'suspicious', findings: result.findings.map(toReported) };
+}
+
+function toReported(finding: InjectionFinding): ScanReport['findings'][number] {
+  return {
+    kind: finding.category,
+    rule: finding.rule,
+    severity: finding.severity,
+    message: finding.message,
+    ...(finding.index === undefined ? {} : { index: finding.index }),
+    excerpt: finding.excerpt,
+  };
+}
+
+async function scanLines(io: CliIO, json: boolean): Promise<number> {
+  const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
+  let suspicious = false;
+  let number = 0;
+  for await (const line of lines) {
+    number++;
+    const report = scanText(line);
+    suspicious ||= report.verdict === 'suspicious';
+    if (json) io.out(`${JSON.stringify({ line: number, ...report })}\n`);
+    else io.out(readable(`line ${number}`, report));
+  }
+  return suspicious ? 1 : 0;
+}
+
+/** The file's text, or null after saying why it cannot be read (exit 2: the scan did not happen). */
+function readInput(io: CliIO, target: string): { name: string; text: string } | null {
+  const path = resolve(io.cwd, target);
+  try {
+    return { name: target, text: readFileSync(path, 'utf8') };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : errorMessage(err);
+    io.err(`hearth scan: cannot read ${path}: ${why}. Nothing was scanned.\n`);
+    return null;
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function readable(name: string, report: ScanReport): string {
+  if (report.verdict === 'clean') return `clean: ${name}\n`;
+  const lines = report.findings.map((f) => {
+    const where = f.index === undefined ? '' : ` at ${f.index}`;
+    return `  ${f.severity.padEnd(6)} ${f.kind} (${f.rule})${where}: ${f.message}\n         “${f.excerpt ?? ''}”`;
+  });
+  return `suspicious: ${name} (${report.findings.length} finding${report.findings.length === 1 ? '' : 's'})\n${lines.join('\n')}\n`;
+}

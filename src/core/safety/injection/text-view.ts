@@ -1,0 +1,173 @@
+import type { InvisibleCharacter } from './invisible-unicode.js';
+
+/**
+ * The text the phrasing rules read: what a model would understand, not what the bytes say. Attackers
+ * dodge keyword filters with tricks a model reads straight through, so the view undoes them:
+ * - invisible characters are dropped (`ig\u200Bnore`);
+ * - NFKC folds fullwidth and styled letters to plain ones (`ｉｇｎｏｒｅ`, `𝐢𝐠𝐧𝐨𝐫𝐞`);
+ * - a word mixing Latin with Cyrillic/Greek look-alikes is folded to Latin (`іgnоrе` with Cyrillic і, о, е).
+ *   Whole Cyrillic or Greek words are left alone, so Russian text stays Russian for its own rules;
+ * - a word mixing letters and digits is read as leetspeak (`1gn0re`);
+ * - letters spaced out one by one are joined (`i g n o r e`, `i.g.n.o.r.e`);
+ * - runs of spaces and tabs become one space.
+ * `origin[i]` is the index in the original text of the view's i-th UTF-16 unit, so findings can point
+ * at the original.
+ */
+export interface TextView {
+  text: string;
+  origin: number[];
+}
+
+/** Cyrillic and Greek letters that render like Latin ones, folded only inside mixed-script words. */
+const LOOKALIKES: Readonly<Record<string, string>> = {
+  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
+  і: 'i', ї: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ɡ: 'g', һ: 'h', ԛ: 'q', ԝ: 'w', ո: 'n',
+  α: 'a', β: 'b', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y',
+};
+const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };
+
+const MARK = /\p{M}/u;
+/** Anything but printable ASCII and ordinary whitespace: the only runs NFKC or invisible removal can change. */
+const UNUSUAL_RUN = /[^\t\n\r\x20-\x7e]+/g;
+/** Characters that can make a word foldable: a digit, or a letter of a script with Latin look-alikes. */
+const FOLD_TRIGGER = /[0-9\u0370-\u03ff\u0400-\u052f\u0261\u0570-\u058f]/g;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const LATIN = /\p{Script=Latin}/u;
+/**
+ * Three or more single letters each set apart by one spacer: `i g n o r e`, `i.g.n.o.r.e`. ASCII only
+ * (fullwidth letters are ASCII by now): a Unicode-aware pattern here cost more than the rest of the scan.
+ */
+const SPACED_LETTERS = /(?<![A-Za-z])[A-Za-z](?:[ ._*-][A-Za-z](?![A-Za-z])){2,}/g;
+const SPACER = /[ ._*-]/g;
+const SPACE_RUN = /[ \t\u00a0\u3000]{2,}|[\t\u00a0\u3000]/g;
+
+export function buildTextView(text: string, invisible: readonly InvisibleCharacter[]): TextView {
+  let view = withoutInvisibleNormalised(text, invisible);
+  view = { text: foldMixedWords(view.text), origin: view.origin };
+  view = rewrite(view, SPACED_LETTERS, (m) => m.replace(SPACER, ''));
+  return rewrite(view, SPACE_RUN, () => ' ');
+}
+
+/**
+ * Drops invisible characters and applies NFKC per base character with its combining marks: the same
+ * result as whole-string NFKC for the scripts the rules read, but each piece keeps its origin. ASCII
+ * runs and runs NFKC leaves alone are copied whole, which is nearly all real text.
+ */
+function withoutInvisibleNormalised(text: string, invisible: readonly InvisibleCharacter[]): TextView {
+  if (invisible.length === 0 && text.normalize('NFKC') === text) return { text, origin: identity(text.length) };
+  const skip = new Set(invisible.map((c) => c.index));
+  let out = '';
+  const origin: number[] = [];
+  let from = 0;
+  const copy = (start: number, end: number) => {
+    out += text.slice(start, end);
+    for (let i = start; i < end; i++) origin.push(i);
+  };
+  for (const run of text.matchAll(UNUSUAL_RUN)) {
+    const start = run.index;
+    const end = start + run[0].length;
+    copy(from, start);
+    from = end;
+    if (!invisible.some((c) => c.index >= start && c.index < end) && run[0].normalize('NFKC') === run[0]) {
+      copy(start, end);
+      continue;
+    }
+    let at = start;
+    for (const ch of run[0]) {
+      const index = at;
+      at += ch.length;
+      if (skip.has(index)) continue;
+      // A mark belongs with the character before it, which may be the last one already copied.
+      const base = MARK.test(ch) && out.length > 0 ? out.slice(-1) : '';
+      if (base !== '') {
+        out = out.slice(0, -1);
+        origin.pop();
+      }
+      const baseAt = base === '' ? index : index - 1;
+      for (const piece of (base + ch).normalize('NFKC')) {
+        out += piece;
+        for (let k = 0; k < piece.length; k++) origin.push(baseAt);
+      }
+    }
+  }
+  copy(from, text.length);
+  return { text: out, origin };
+}
+
+function identity(length: number): number[] {
+  const origin = new Array<number>(length);
+  for (let i = 0; i < length; i++) origin[i] = i;
+  return origin;
+}
+
+/** Look-alike and leet folds replace one UTF-16 unit by one, so the origin map is unchanged. */
+function foldMixedWords(text: string): string {
+  let out = '';
+  let from = 0;
+  let doneUntil = 0;
+  for (const trigger of text.matchAll(FOLD_TRIGGER)) {
+    if (trigger.index < doneUntil) continue;
+    let start = trigger.index;
+    while (start > 0 && isWordChar(text[start - 1] as string)) start--;
+    let end = trigger.index + 1;
+    while (end < text.length && isWordChar(text[end] as string)) end++;
+    doneUntil = end;
+    const word = text.slice(start, end);
+    const folded = foldWord(word);
+    if (folded === word) continue;
+    out += text.slice(from, start) + folded;
+    from = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+function isWordChar(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  if (code < 0x80) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return WORD_CHAR.test(ch);
+}
+
+function foldWord(word: string): string {
+  if (!LATIN.test(word)) return word;
+  const hasDigit = /[0-9]/.test(word);
+  const lookalike = /[\u0370-\u03ff\u0400-\u052f\u0261\u0570-\u058f]/.test(word);
+  const leet = hasDigit && looksLeet(word);
+  if (!lookalike && !leet) return word;
+  let folded = '';
+  for (const ch of word) folded += (lookalike ? LOOKALIKES[ch.toLowerCase()] : undefined) ?? (leet ? LEET[ch] : undefined) ?? ch;
+  return folded;
+}
+
+/**
+ * Leet replaces single letters (`1gn0re`, `previ0us`); identifiers keep digit runs or end in digits
+ * (`base64`, `ed25519`, `utf8`, `i18n`), and folding those would break the rules that name them.
+ */
+function looksLeet(word: string): boolean {
+  return !/[0-9]{2}/.test(word) && !/[0-9]$/.test(word);
+}
+
+/** Replace every match of `pattern`, carrying the origin map: a replacement maps to its match's start. */
+function rewrite(view: TextView, pattern: RegExp, replace: (match: string) => string): TextView {
+  let text = '';
+  const pieces: number[][] = [];
+  let from = 0;
+  for (const match of view.text.matchAll(pattern)) {
+    const replacement = replace(match[0]);
+    text += view.text.slice(from, match.index) + replacement;
+    pieces.push(view.origin.slice(from, match.index));
+    const at = view.origin[match.index] as number;
+    pieces.push(Array.from(replacement, (_, i) => (i < match[0].length ? (view.origin[match.index + i] ?? at) : at)));
+    from = match.index + match[0].length;
+  }
+  if (pieces.length === 0) return view;
+  pieces.push(view.origin.slice(from));
+  return { text: text + view.text.slice(from), origin: concat(pieces) };
+}
+
+/** `Array.prototype.flat` is generic and slow on long numeric arrays; a plain copy is not. */
+function concat(pieces: readonly number[][]): number[] {
+  const out = new Array<number>(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const piece of pieces) for (const value of piece) out[at++] = value;
+  return out;
+}
