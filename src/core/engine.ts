@@ -1,9 +1,11 @@
+import { homedir } from 'node:os';
 import { AgentHost } from './agent/host.js';
 import { ensureHome, resolveHome } from './config/home.js';
 import { loadConfig, saveConfig } from './config/load.js';
 import type { HearthConfig } from './config/schema.js';
 import { errorMessage } from './errors.js';
-import { LocalBackend } from './exec/local.js';
+import type { ExecutionBackend } from './exec/backend.js';
+import { createBackend, seesWorkspace } from './exec/registry.js';
 import { createLearning, type LearningComponents } from './learning/components.js';
 import { createModelChain, type ModelContext, type ModelOverrides } from './llm/registry.js';
 import { SwitchableModel } from './llm/switchable-model.js';
@@ -71,6 +73,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const loaded = loadConfig(home);
   loaded.warnings.forEach(warn);
   const config = loaded.config;
+  const userHome = options.userHome ?? homedir();
 
   let keychainWarned = false;
   // Surfaces that exist only after the engine (the app service) still see the model load: they subscribe here.
@@ -101,6 +104,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
 
   let store: SqliteSessionStore;
   let toolset: ToolRegistry;
+  let backend: ExecutionBackend;
   let learning: LearningComponents;
   try {
     store = openStore(home, { env: options.env });
@@ -115,8 +119,9 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
         ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
         ...(options.hostSpawners?.embed ? { spawnEmbedHost: options.hostSpawners.embed } : {}),
       });
+      backend = createBackend(config.terminal, { workspace: options.workspace, userHome, env: options.env });
       toolset = createToolset(config.agent.toolset, {
-        backend: new LocalBackend(),
+        backend,
         terminal: { outputLimit: config.terminal.output_limit_chars, defaultTimeoutSeconds: config.terminal.timeout_s },
         extra: learning.tools,
       });
@@ -139,6 +144,10 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   }
   const approvals = new ApprovalPolicyBroker({
     mode: options.yolo ? 'off' : config.approvals.mode,
+    // Deletes inside the workspace are everyday work; the detector needs to know where it is. A remote host's
+    // paths are not this workspace, so over SSH nothing is exempt.
+    ...(seesWorkspace(config.terminal) ? { detectorContext: { workspace: options.workspace, home: userHome } } : {}),
+    sandboxed: config.terminal.backend === 'docker' && config.terminal.docker.auto_approve,
     timeoutMs: config.approvals.timeout_s * 1000,
     allowlist: config.approvals.allowlist,
     saveAllowlist: (allowlist) => {
@@ -195,6 +204,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       await host.close();
       await learning.dispose();
       await model.dispose?.();
+      // Containers and connections go with the engine (a crash leaves containers for the next start to remove).
+      await backend.dispose?.();
       store.close();
     },
   };

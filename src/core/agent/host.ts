@@ -10,7 +10,7 @@ import { EventChannel } from './event-channel.js';
 import { fillMissingToolResults } from './history-repair.js';
 import { runTurn } from './loop.js';
 import type { CompressionConfig } from './compression/index.js';
-import { buildSystemPrompt } from './prompt.js';
+import { assembleSystemPrompt } from './prompt.js';
 import { SessionCompactor } from './session-compaction.js';
 import { SteerQueue } from './steer-queue.js';
 import { UserQuestions } from './user-questions.js';
@@ -49,6 +49,8 @@ interface LiveSession {
   systemPrompt: string;
   /** The tools offered when the session started: a toggle in settings applies to new sessions, so a session's prompt and tool schemas stay byte-stable. */
   tools: ToolRegistry;
+  /** What the user must hear about the prompt (a context file quarantined or stripped), said on the next turn. */
+  notices: string[];
   history: ChatMessage[];
   toolState: Map<string, unknown>;
   turn: RunningTurn | null;
@@ -154,6 +156,7 @@ export class AgentHost {
     const steer = new SteerQueue();
     const { store, model } = this.options;
     channel.push({ type: 'session', sessionId, model: model.id });
+    for (const message of live.notices.splice(0)) channel.push({ type: 'notice', level: 'warning', message });
     if (live.record.title === null) {
       const title = text.trim().replace(/\s+/g, ' ').slice(0, TITLE_CHARS);
       store.setTitle(sessionId, title);
@@ -309,7 +312,7 @@ export class AgentHost {
 
   private live(record: SessionRecord, history: ChatMessage[]): LiveSession {
     const learned = this.options.learning?.sources.learnedContext();
-    const systemPrompt = buildSystemPrompt({
+    const { prompt: systemPrompt, notices } = assembleSystemPrompt({
       home: this.options.home,
       workspace: this.options.workspace,
       modelId: this.options.model.id,
@@ -318,7 +321,7 @@ export class AgentHost {
       startedAt: new Date(record.startedAt),
       ...(learned === undefined ? {} : { learned }),
     });
-    return { record, systemPrompt, tools: this.tools, history, toolState: new Map(), turn: null };
+    return { record, systemPrompt, tools: this.tools, notices: notices.map((n) => n.message), history, toolState: new Map(), turn: null };
   }
 
   private session(sessionId: string): LiveSession {

@@ -1,0 +1,42 @@
+import Dockerode from 'dockerode';
+import type { HearthConfig } from '../config/schema.js';
+import type { ExecutionBackend } from './backend.js';
+import { createDockerBackend } from './docker.js';
+import { LocalBackend } from './local.js';
+import { createSshBackend } from './ssh.js';
+
+type TerminalConfig = HearthConfig['terminal'];
+
+export interface BackendContext {
+  /** The project directory: mounted into the docker sandbox, the local working directory. */
+  workspace: string;
+  /** The user's home directory, for `~` in SSH key and known_hosts paths. */
+  userHome: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** One entry per `terminal.backend` value: adding a backend is a file in exec/ and a line here. */
+const BACKENDS: Record<TerminalConfig['backend'], (config: TerminalConfig, ctx: BackendContext) => ExecutionBackend> = {
+  local: () => new LocalBackend(),
+  docker: (config, ctx) => createDockerBackend(config.docker, { workspace: ctx.workspace, ...dockerClient(ctx.env) }),
+  ssh: (config, ctx) => createSshBackend(config.ssh, { home: ctx.userHome, env: ctx.env }),
+};
+
+/** Where the terminal tool runs commands (`terminal.backend`). Misconfiguration fails here, at start, with the key named. */
+export function createBackend(config: TerminalConfig, ctx: BackendContext): ExecutionBackend {
+  return BACKENDS[config.backend](config, ctx);
+}
+
+/** A backend whose commands run on this machine's files (directly, or with the workspace mounted at the same path). */
+export function seesWorkspace(config: TerminalConfig): boolean {
+  return config.backend !== 'ssh';
+}
+
+/**
+ * The engine's environment may not be the process's (tests, a surface that sets DOCKER_HOST for Hearth only):
+ * a unix-socket DOCKER_HOST there is honoured; otherwise dockerode reads the process environment as usual.
+ */
+function dockerClient(env: NodeJS.ProcessEnv): { docker?: Dockerode } {
+  const host = env.DOCKER_HOST;
+  return host?.startsWith('unix://') ? { docker: new Dockerode({ socketPath: host.slice('unix://'.length) }) } : {};
+}
