@@ -30,6 +30,9 @@ runScript('Skills: retrieval top-1/top-5 over 200 generated skills', 'skills-ret
 runScript('Compression: tokens before/after and planning time', 'compression.ts');
 runScript('Session search: LoCoMo evidence recall@k', 'locomo.ts', [process.env.LOCOMO_DIR ?? join(here, '..', '..', 'shared', 'benchmarks', 'locomo')]);
 runScript('Embeddings: throughput and query latency', 'embeddings.ts');
+runScript('Approvals: detector precision/recall on the corpus and commands/s', 'approvals-detector.ts');
+runScript('Injection scanning: precision/recall on the corpus and MB/s', 'injection-scan.ts');
+runScript('Docker backend: exec round trip vs raw dockerode (starts its own dockerd; needs root)', 'docker-exec.ts');
 // Last and opt-in: it needs the built renderer and Debian's Chromium, and its frame rates suffer from
 // anything else running, so it is best run on its own.
 if (process.env.BENCH_UI === '1') runScript('Desktop UI in Chromium: open a 10,000-message session, scroll it, stream 2,000 tokens/s', 'ui-render.ts');
