@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { screenshot, startWebApp, waitForApp, type WebApp } from '../fixtures/we
 const ANSWER = 'Auroras glow when charged particles from the solar wind strike oxygen and nitrogen high in the atmosphere.';
 const KESTREL_ANSWER = 'A kestrel hovers by flying into the wind at exactly its own airspeed, head perfectly still.';
 let victim = '';
+let victimParent = '';
 
 interface WireMessage {
   role: string;
@@ -33,10 +35,13 @@ beforeAll(async () => {
   // 30 ms between writes: about two seconds for the answer, slow enough to watch it grow.
   app = await startWebApp({ script, scripted: { writeDelayMs: 30 } });
   page = app.page;
-  victim = join(app.workspace, 'victim');
+  // Outside the workspace: deleting inside it is everyday work the detector lets through.
+  victimParent = mkdtempSync(join(tmpdir(), 'hearth-e2e-outside-'));
+  victim = join(victimParent, 'victim');
 });
 afterAll(async () => {
   await app?.close();
+  rmSync(victimParent, { recursive: true, force: true });
 });
 
 async function send(text: string): Promise<void> {
