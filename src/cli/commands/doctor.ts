@@ -4,7 +4,7 @@ import { loadConfig } from '../../core/config/load.js';
 import { errorMessage, isHearthError } from '../../core/errors.js';
 import { parseModelSpec } from '../../core/llm/model-spec.js';
 import { detectGpu } from '../../core/llm/providers/local-gpu.js';
-import { getSecret } from '../../core/safety/secrets/keychain.js';
+import { apiKeyAccount, getSecret } from '../../core/safety/secrets/keychain.js';
 import { openStore } from '../../core/store/open-store.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
@@ -117,7 +117,7 @@ function checkModel(spec: string, home: string, providers: Record<string, { base
     if (env[keyEnv]) return { name, ok: true, detail: `${provider.base_url}, key from $${keyEnv}` };
     let stored: string | null = null;
     try {
-      stored = getSecret(`provider:${parsed.provider}`);
+      stored = getSecret(apiKeyAccount(parsed.provider));
     } catch (err) {
       return { name, ok: false, detail: `no $${keyEnv} and the keychain is unavailable (${errorMessage(err)})`, fix: `export ${keyEnv}=…` };
     }

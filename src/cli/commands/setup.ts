@@ -4,7 +4,7 @@ import { ensureHome, resolveHome } from '../../core/config/home.js';
 import { loadConfig, saveConfig } from '../../core/config/load.js';
 import type { HearthConfig } from '../../core/config/schema.js';
 import { HearthError } from '../../core/errors.js';
-import { setSecret } from '../../core/safety/secrets/keychain.js';
+import { apiKeyAccount, setSecret } from '../../core/safety/secrets/keychain.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
 import { LineReader } from '../line-reader.js';
@@ -52,7 +52,7 @@ async function configure(choice: string, config: HearthConfig, reader: LineReade
       const model = await reader.ask('Model name:', 'gpt-4o-mini');
       const provider = baseUrl.replace(/\/+$/, '') === OPENAI_DEFAULT_URL ? 'openai' : 'custom';
       const key = await reader.ask('API key (leave empty for local servers that need none):', '');
-      if (key) setSecret(`provider:${provider}`, key);
+      if (key) setSecret(apiKeyAccount(provider), key);
       const providers = provider === 'custom' ? { ...config.providers, custom: { type: 'openai' as const, base_url: baseUrl } } : config.providers;
       return { ...config, providers, model: { ...config.model, default: `${provider}:${model}` } };
     }

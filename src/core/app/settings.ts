@@ -2,7 +2,7 @@ import type { ParsedInput, RouteHandlers, RouteOutput } from '../../shared/contr
 import { loadConfig, saveConfig } from '../config/load.js';
 import type { HearthConfig } from '../config/schema.js';
 import { isHearthError } from '../errors.js';
-import { deleteSecret, getSecret, setSecret } from '../safety/secrets/keychain.js';
+import { apiKeyAccount, deleteSecret, getSecret, setSecret } from '../safety/secrets/keychain.js';
 import type { AppContext } from './context.js';
 
 export type SettingsRoutes = 'settings.get' | 'settings.update' | 'secrets.setApiKey' | 'secrets.deleteApiKey';
@@ -35,14 +35,14 @@ export function settingsHandlers(ctx: AppContext): Pick<RouteHandlers, SettingsR
       return view(loadConfig(home).config);
     },
     'secrets.setApiKey': async (input) => {
-      setSecret(providerAccount(input.provider), input.key);
+      setSecret(apiKeyAccount(input.provider), input.key);
       // Providers read their key when the chain is built: rebuild it (only if it uses this provider, so a
       // loaded local model is not thrown away for nothing).
       if (chainUses(loadConfig(home).config, input.provider)) await ctx.engine.reloadModel();
       return { stored: true as const };
     },
     'secrets.deleteApiKey': async (input) => {
-      deleteSecret(providerAccount(input.provider));
+      deleteSecret(apiKeyAccount(input.provider));
       if (chainUses(loadConfig(home).config, input.provider)) await ctx.engine.reloadModel();
       return { ok: true as const };
     },
@@ -64,9 +64,6 @@ function chainChanged(before: HearthConfig, after: HearthConfig): boolean {
   return Object.keys(after.providers).some((name) => chainUses(after, name) && JSON.stringify(before.providers[name]) !== JSON.stringify(after.providers[name]));
 }
 
-export function providerAccount(provider: string): string {
-  return `provider:${provider}`;
-}
 
 function toView(config: HearthConfig, toolNames: readonly string[]): SettingsView {
   const disabled = new Set(config.tools.disabled);
@@ -86,7 +83,7 @@ function toView(config: HearthConfig, toolNames: readonly string[]): SettingsVie
 
 function hasKey(provider: string): boolean {
   try {
-    return getSecret(providerAccount(provider)) !== null;
+    return getSecret(apiKeyAccount(provider)) !== null;
   } catch (err) {
     // No reachable keychain means no key can be stored there either: "no key" is the true answer, and
     // saving one reports the keychain problem to the user.

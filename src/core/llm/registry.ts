@@ -7,6 +7,7 @@ import { FallbackChain } from './fallback.js';
 import { parseModelSpec, type ModelSpec } from './model-spec.js';
 import type { ChatModel, ModelEvent } from './types.js';
 import type { HostSpawner } from './providers/local-process.js';
+import { apiKeyAccount } from '../safety/secrets/keychain.js';
 
 /** Command-line or caller overrides on top of config.yaml. */
 export interface ModelOverrides {
@@ -94,7 +95,7 @@ function createRemote(spec: Extract<ModelSpec, { kind: 'remote' }>, ctx: ModelCo
   if (overrides.apiKeyEnv && ctx.env[overrides.apiKeyEnv] === undefined) {
     throw new HearthError('model_auth', `--api-key-env names ${overrides.apiKeyEnv}, but that environment variable is not set.`);
   }
-  const apiKey = (keyEnv ? ctx.env[keyEnv] : undefined) ?? ctx.getSecret?.(`provider:${spec.provider}`) ?? undefined;
+  const apiKey = (keyEnv ? ctx.env[keyEnv] : undefined) ?? ctx.getSecret?.(apiKeyAccount(spec.provider)) ?? undefined;
   const id = `${spec.provider}:${spec.model}`;
   return remoteFactories[configured.type]({ id, endpoint: configured, model: spec.model, baseUrl, apiKey });
 }

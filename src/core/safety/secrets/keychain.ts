@@ -20,6 +20,11 @@ export function keychainService(env: NodeJS.ProcessEnv = process.env): string {
  */
 const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } };
 
+/** The keychain account holding a provider's API key (written by `hearth setup` and the app's settings). */
+export function apiKeyAccount(provider: string): string {
+  return `provider:${provider}`;
+}
+
 export function getSecret(account: string): string | null {
   return withKeychain('read', account, (entry) => entry.getPassword());
 }
