@@ -85,7 +85,7 @@ agent: { max_iterations: 12 }
 
   it.each([
     ['agent:\n  max_iterations: -3\n', 'agent.max_iterations', 'positive integer', '-3'],
-    ['approvals:\n  mode: yes-please\n', 'approvals.mode', '"manual"|"off"', 'yes-please'],
+    ['approvals:\n  mode: yes-please\n', 'approvals.mode', 'expected manual, smart or off', 'yes-please'],
     ['local:\n  threads: many\n', 'local.threads', 'positive integer or "auto"', 'many'],
     ['model:\n  fallbacks: openai:gpt-4o\n', 'model.fallbacks', 'list', 'openai:gpt-4o'],
     ['providers:\n  mine: { type: openai, base_url: "not a url" }\n', 'providers.mine.base_url', 'URL', 'not a url'],

@@ -5,7 +5,7 @@ import { loadConfig, saveConfig } from './config/load.js';
 import type { HearthConfig } from './config/schema.js';
 import { errorMessage } from './errors.js';
 import type { ExecutionBackend } from './exec/backend.js';
-import { createBackend, seesWorkspace } from './exec/registry.js';
+import { autoApproves, createBackend, seesWorkspace } from './exec/registry.js';
 import { createLearning, type LearningComponents } from './learning/components.js';
 import { createModelChain, type ModelContext, type ModelOverrides } from './llm/registry.js';
 import { SwitchableModel } from './llm/switchable-model.js';
@@ -147,7 +147,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     // Deletes inside the workspace are everyday work; the detector needs to know where it is. A remote host's
     // paths are not this workspace, so over SSH nothing is exempt.
     ...(seesWorkspace(config.terminal) ? { detectorContext: { workspace: options.workspace, home: userHome } } : {}),
-    sandboxed: config.terminal.backend === 'docker' && config.terminal.docker.auto_approve,
+    sandboxed: autoApproves(config.terminal),
     timeoutMs: config.approvals.timeout_s * 1000,
     allowlist: config.approvals.allowlist,
     saveAllowlist: (allowlist) => {

@@ -72,6 +72,13 @@ export type HearthErrorCode =
   | 'backend_unavailable'
   /** The execution environment failed under a command: the container died, the connection dropped. */
   | 'backend_failed'
+  /** A sandbox service (Modal, Daytona) refused the credentials; the message says where to put them. */
+  | 'backend_auth'
+  // checkpoints
+  /** No checkpoint with that number for this project. */
+  | 'checkpoint_not_found'
+  /** The shadow store could not snapshot, diff or restore (git missing, disk full, project too large). */
+  | 'checkpoint_failed'
   | 'usage';
 
 export class HearthError extends Error {

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { positiveInt } from './schema-values.js';
+import { ApprovalsSection, CheckpointsSection, SecretsSection } from './schema-safety.js';
+import { TerminalSection } from './schema-terminal.js';
 
 /**
  * `config.yaml`, validated. snake_case keys as users write them; every key optional with a default, so
@@ -7,9 +10,6 @@ import { z } from 'zod';
  */
 
 export const CONFIG_VERSION = 1;
-
-const positiveInt = (what: string) => z.number({ error: `expected ${what}` }).int({ error: `expected ${what}` }).positive({ error: `expected ${what}` });
-const positiveNumber = (what: string) => z.number({ error: `expected ${what}` }).positive({ error: `expected ${what}` });
 
 export const ProviderConfigSchema = z.object({
   /** Wire protocol the endpoint speaks. */
@@ -50,47 +50,6 @@ const LocalSection = z.object({
 const AgentSection = z.object({
   max_iterations: positiveInt('a positive integer').default(90),
   toolset: z.string().min(1).default('default'),
-});
-
-const DockerBackendSection = z.object({
-  /** The image each session's container runs (it must have /bin/sh). */
-  image: z.string().min(1).default('debian:bookworm-slim'),
-  /** Network access inside the container; off unless configured. */
-  network: z.boolean({ error: 'expected true or false' }).default(false),
-  memory_mb: positiveInt('a positive number of megabytes').default(2048),
-  cpus: positiveNumber('a positive number of CPUs').default(2),
-  pids_limit: positiveInt('a positive integer').default(512),
-  /** uid:gid the commands run as (never root). Unset: your own uid:gid, so the mounted workspace is writable (65534:65534 when Hearth runs as root). */
-  user: z.string().regex(/^[1-9][0-9]*:[0-9]+$/, { error: 'expected "uid:gid" with a non-zero uid, e.g. "65534:65534"' }).optional(),
-  /** Inside the sandbox, commands that are not hardline run without asking. */
-  auto_approve: z.boolean({ error: 'expected true or false' }).default(false),
-});
-
-const SshBackendSection = z.object({
-  host: z.string().min(1).optional(),
-  port: z.number().int().min(1).max(65_535).default(22),
-  user: z.string().min(1).optional(),
-  /** Private key file; without it the SSH agent (SSH_AUTH_SOCK) is used. */
-  identity_file: z.string().min(1).optional(),
-  /** Host keys are checked against this file; an unknown host is refused, never trusted silently. */
-  known_hosts: z.string().min(1).default('~/.ssh/known_hosts'),
-  /** Directory commands start in on the remote host (default: the login directory). */
-  cwd: z.string().min(1).optional(),
-});
-
-const TerminalSection = z.object({
-  timeout_s: positiveNumber('a positive number of seconds').default(180),
-  output_limit_chars: positiveInt('a positive integer').default(50_000),
-  /** Where the terminal tool runs commands. */
-  backend: z.enum(['local', 'docker', 'ssh'], { error: 'expected local, docker or ssh' }).default('local'),
-  docker: DockerBackendSection.prefault({}),
-  ssh: SshBackendSection.prefault({}),
-});
-
-const ApprovalsSection = z.object({
-  mode: z.enum(['manual', 'off']).default('manual'),
-  timeout_s: positiveNumber('a positive number of seconds').default(60),
-  allowlist: z.array(z.string().min(1), { error: 'expected a list of command patterns' }).default([]),
 });
 
 const fraction = (what: string) =>
@@ -179,6 +138,8 @@ export const ConfigSchema = z.object({
   agent: AgentSection.prefault({}),
   terminal: TerminalSection.prefault({}),
   approvals: ApprovalsSection.prefault({}),
+  checkpoints: CheckpointsSection.prefault({}),
+  secrets: SecretsSection.prefault({}),
   memory: MemorySection.prefault({}),
   skills: SkillsSection.prefault({}),
   review: ReviewSection.prefault({}),

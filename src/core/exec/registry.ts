@@ -1,8 +1,11 @@
 import Dockerode from 'dockerode';
 import type { HearthConfig } from '../config/schema.js';
 import type { ExecutionBackend } from './backend.js';
+import { createDaytonaBackend } from './daytona.js';
 import { createDockerBackend } from './docker.js';
 import { LocalBackend } from './local.js';
+import { createModalBackend } from './modal.js';
+import { createSingularityBackend } from './singularity.js';
 import { createSshBackend } from './ssh.js';
 
 type TerminalConfig = HearthConfig['terminal'];
@@ -20,6 +23,9 @@ const BACKENDS: Record<TerminalConfig['backend'], (config: TerminalConfig, ctx: 
   local: () => new LocalBackend(),
   docker: (config, ctx) => createDockerBackend(config.docker, { workspace: ctx.workspace, ...dockerClient(ctx.env) }),
   ssh: (config, ctx) => createSshBackend(config.ssh, { home: ctx.userHome, env: ctx.env }),
+  singularity: (config, ctx) => createSingularityBackend(config.singularity, ctx),
+  modal: (config, ctx) => createModalBackend(config.modal, ctx),
+  daytona: (config, ctx) => createDaytonaBackend(config.daytona, ctx),
 };
 
 /** Where the terminal tool runs commands (`terminal.backend`). Misconfiguration fails here, at start, with the key named. */
@@ -29,7 +35,20 @@ export function createBackend(config: TerminalConfig, ctx: BackendContext): Exec
 
 /** A backend whose commands run on this machine's files (directly, or with the workspace mounted at the same path). */
 export function seesWorkspace(config: TerminalConfig): boolean {
-  return config.backend !== 'ssh';
+  return config.backend === 'local' || config.backend === 'docker' || config.backend === 'singularity';
+}
+
+/** A disposable sandbox configured to run what is not hardline without asking (it can only harm itself and the mounted workspace). */
+export function autoApproves(config: TerminalConfig): boolean {
+  switch (config.backend) {
+    case 'docker':
+    case 'singularity':
+    case 'modal':
+    case 'daytona':
+      return config[config.backend].auto_approve;
+    default:
+      return false;
+  }
 }
 
 /**

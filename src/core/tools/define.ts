@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import type { ToolSchema } from '../llm/types.js';
-import type { ApprovalBroker } from '../safety/approvals/broker.js';
+import type { ApprovalBroker, SessionOrigin } from '../safety/approvals/broker.js';
 
 /** What a tool hands back to the model. `isError` results are shown to the model as failures, not thrown. */
 export interface ToolResult {
   content: string;
   isError?: boolean;
+}
+
+export interface CheckpointRequest {
+  /** Shown in the checkpoint list: "before write_file src/a.ts", "before rm -rf build". */
+  reason: string;
+  paths?: string[];
+  cwd?: string;
 }
 
 export interface ClarifyRequest {
@@ -22,6 +29,14 @@ export interface ToolContext {
   /** Fires on interrupt: tools stop work and kill child processes. */
   signal: AbortSignal;
   approvals: ApprovalBroker;
+  /** Who runs the session (default `user`); tools pass it to the approval broker, which denies subagents and cron more. */
+  origin?: SessionOrigin;
+  /**
+   * Snapshot the project before files change so `/rollback` can undo the change. `paths` are the files about to
+   * be written (file tools); without them `cwd`'s project is snapshotted (a destructive command). Never throws:
+   * a snapshot that cannot be taken is reported to the user and the change goes ahead. Absent when checkpoints are off.
+   */
+  checkpoint?(request: CheckpointRequest): Promise<void>;
   /** Ask the user a question through whichever surface is attached (the `clarify` tool). */
   askUser(request: ClarifyRequest): Promise<string>;
   /** Stream partial output (terminal lines, progress) to the surface. */

@@ -90,7 +90,7 @@ export function SettingsView() {
         <h2>{t('settings.approvals')}</h2>
         <label>
           {t('settings.approvalMode')}
-          <select data-testid="approval-mode" value={settings.approvals.mode} onChange={(event) => void update({ approvalsMode: event.target.value as 'manual' | 'off' })}>
+          <select data-testid="approval-mode" value={settings.approvals.mode} onChange={(event) => void update({ approvalsMode: event.target.value as 'manual' | 'smart' | 'off' })}>
             <option value="manual">{t('settings.approvalManual')}</option>
             <option value="off">{t('settings.approvalOff')}</option>
           </select>

@@ -3,8 +3,11 @@ import { abortError, errorMessage } from '../../errors.js';
 import type { ApprovalBroker, ApprovalDecision, ApprovalOutcome, ApprovalRequest, Classification } from './broker.js';
 import { classifyCommand, type DetectorContext } from './detector.js';
 
-/** `manual`: dangerous commands ask the user. `off` (yolo): dangerous commands run; hardline ones never do. */
-export type ApprovalMode = 'manual' | 'off';
+/**
+ * `manual`: dangerous commands ask the user. `smart`: a model judges them first and the user is asked only
+ * when it is unsure. `off` (yolo): dangerous commands run; hardline ones never do.
+ */
+export type ApprovalMode = 'manual' | 'smart' | 'off';
 
 /**
  * Asks the user. `signal` fires when the broker stops waiting (timeout or interrupt) so the surface can
@@ -112,7 +115,7 @@ export class ApprovalPolicyBroker implements ApprovalBroker {
     const approvedInSession = this.sessionApprovals.get(sessionId);
     if (approvedInSession !== undefined && classification.reasons.every((r) => approvedInSession.has(r))) return decided('session', true);
 
-    const request: ApprovalRequest = { id: randomUUID(), sessionId, command, reasons: classification.reasons, expiresAt: this.now() + this.timeoutMs };
+    const request: ApprovalRequest = { id: randomUUID(), sessionId, command, reasons: classification.reasons, kind: 'command', expiresAt: this.now() + this.timeoutMs };
     const handler = this.promptHandler;
     if (handler === null) return decided('no_surface', false, request.id);
 
