@@ -4,6 +4,7 @@ import type { ExecutionBackend } from './backend.js';
 import { createDaytonaBackend } from './daytona.js';
 import { createDockerBackend } from './docker.js';
 import { LocalBackend } from './local.js';
+import { commandEnvironment } from './subprocess-env.js';
 import { createModalBackend } from './modal.js';
 import { createSingularityBackend } from './singularity.js';
 import { createSshBackend } from './ssh.js';
@@ -20,7 +21,7 @@ export interface BackendContext {
 
 /** One entry per `terminal.backend` value: adding a backend is a file in exec/ and a line here. */
 const BACKENDS: Record<TerminalConfig['backend'], (config: TerminalConfig, ctx: BackendContext) => ExecutionBackend> = {
-  local: () => new LocalBackend(),
+  local: (config, ctx) => new LocalBackend({ baseEnv: commandEnvironment(ctx.env, config.env_passthrough) }),
   docker: (config, ctx) => createDockerBackend(config.docker, { workspace: ctx.workspace, ...dockerClient(ctx.env) }),
   ssh: (config, ctx) => createSshBackend(config.ssh, { home: ctx.userHome, env: ctx.env }),
   singularity: (config, ctx) => createSingularityBackend(config.singularity, ctx),
