@@ -2,6 +2,7 @@ import { commandName } from './command-prefixes.js';
 import { homeRelative, isCriticalPath, isInsideWorkspace, isUnder, normalize, resolvePath, SYSTEM_DIRS } from './paths.js';
 import { REASONS } from './reasons.js';
 import type { Scan } from './scan.js';
+import { checkSelfWrite, classifySelfCommand } from './self-rules.js';
 import { classifySystemCommand } from './system-rules.js';
 
 /** Per-command rules for files, disks and processes; system administration lives in system-rules.ts. */
@@ -109,6 +110,7 @@ export function classifySimple(argv: string[], scan: Scan, depth: number): void 
         return;
       }
       if (INLINE_INTERPRETERS.has(name)) return classifyInlineCode(args, scan, depth);
+      if (classifySelfCommand(name, operands, args, scan)) return;
       classifySystemCommand(name, args, operands, scan);
   }
 }
@@ -220,6 +222,7 @@ export function checkWriteTarget(target: string, scan: Scan): void {
   const bareRcFile = RC_FILES.has(base) && !target.includes('/') && resolvePath(target, scan.paths) === null;
   if (isUnder(path, WRITE_PROTECTED) && !isUnder(path, ['/var/tmp'])) scan.found.add(REASONS.sensitiveWrite);
   else if (homeSensitive || bareRcFile || /(^|\/)\.ssh(\/|$)/.test(path)) scan.found.add(REASONS.sensitiveWrite);
+  checkSelfWrite(target, scan);
 }
 
 /** Reading a private key or a credentials file puts it into the conversation (and the model provider's logs). */

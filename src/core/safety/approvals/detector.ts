@@ -20,6 +20,8 @@ export interface DetectorContext {
   cwd?: string;
   /** The user's home directory, so `~/project/dist` can be recognised as inside a workspace there. */
   home?: string;
+  /** HEARTH_HOME: writes to its config.yaml, SOUL.md, skills/ and cron/ are self-modification. */
+  hearthHome?: string;
 }
 
 /**
@@ -29,21 +31,39 @@ export interface DetectorContext {
  * (shell-eval.ts), and every command found, however deeply nested, goes through the rules.
  */
 export function classifyCommand(command: string, context: DetectorContext = {}): Classification {
-  const found = new Set<string>();
-  const scan: Scan = {
-    found,
-    vars: new Map(),
-    paths: { workspace: context.workspace, cwd: context.cwd, home: context.home },
-    downloads: new Set(),
-    recurse: (text, depth) => classifyLine(text, scan, depth),
-  };
+  const scan = newScan(context);
   try {
     classifyLine(command, scan, 0);
   } catch (err) {
     // Only the call stack running out on absurd nesting lands here; an unreadable command fails closed.
     if (!(err instanceof RangeError)) throw err;
-    found.add(REASONS.unreadable);
+    scan.found.add(REASONS.unreadable);
   }
+  return verdictOf(scan.found);
+}
+
+/**
+ * Classifies a file tool's write to `path` by the rules a shell redirect to it would meet: `/etc`, `~/.ssh`,
+ * shell rc files are dangerous, a disk device is hardline, Hearth's own settings and skills are self-modification.
+ */
+export function classifyFileWrite(path: string, context: DetectorContext = {}): Classification {
+  const scan = newScan(context);
+  checkWriteTarget(path, scan);
+  return verdictOf(scan.found);
+}
+
+function newScan(context: DetectorContext): Scan {
+  const scan: Scan = {
+    found: new Set(),
+    vars: new Map(),
+    paths: { workspace: context.workspace, cwd: context.cwd, home: context.home, hearthHome: context.hearthHome },
+    downloads: new Set(),
+    recurse: (text, depth) => classifyLine(text, scan, depth),
+  };
+  return scan;
+}
+
+function verdictOf(found: ReadonlySet<string>): Classification {
   const reasons = [...found];
   const verdict: Verdict = reasons.some((r) => HARDLINE_REASONS.has(r)) ? 'hardline' : reasons.length > 0 ? 'dangerous' : 'safe';
   return { verdict, reasons };

@@ -12,6 +12,8 @@ export interface PathContext {
   /** Absolute directory the command runs in; `null` once a `cd` went somewhere unknown. */
   cwd: string | null | undefined;
   home: string | undefined;
+  /** HEARTH_HOME, so writes to Hearth's own settings, persona and skills are recognised. */
+  hearthHome?: string | undefined;
 }
 
 export const SYSTEM_DIRS = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/opt', '/proc', '/root', '/sbin', '/srv', '/sys', '/usr', '/var', '/home'];

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { abortError, errorMessage } from '../../errors.js';
-import type { ApprovalBroker, ApprovalDecision, ApprovalOutcome, ApprovalRequest, Classification } from './broker.js';
-import { classifyCommand, type DetectorContext } from './detector.js';
+import { askUser, type ApprovalPromptHandler } from './ask-user.js';
+import type { ActionKind, ApprovalBroker, ApprovalOutcome, ApprovalRequest, CheckOptions, Classification, SessionOrigin } from './broker.js';
+import { classifyCommand, classifyFileWrite, type DetectorContext } from './detector.js';
+import { REASONS } from './reasons.js';
+import type { CommandJudge } from './smart-judge.js';
+
+export type { ApprovalPromptHandler } from './ask-user.js';
 
 /**
  * `manual`: dangerous commands ask the user. `smart`: a model judges them first and the user is asked only
@@ -9,20 +14,18 @@ import { classifyCommand, type DetectorContext } from './detector.js';
  */
 export type ApprovalMode = 'manual' | 'smart' | 'off';
 
-/**
- * Asks the user. `signal` fires when the broker stops waiting (timeout or interrupt) so the surface can
- * withdraw its question.
- */
-export type ApprovalPromptHandler = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
-
-/** One audit record per command checked. */
+/** One audit record per action checked. */
 export interface ApprovalRecord {
   requestId: string | null;
   sessionId: string;
   command: string;
+  kind: ActionKind;
+  origin: SessionOrigin;
   outcome: ApprovalOutcome;
   /** Set when an "always" answer was granted but could not be saved; the surface must show it. */
   persistError?: string;
+  /** What the smart-mode judge said, when it was asked. */
+  judged?: string;
   at: number;
 }
 
@@ -38,22 +41,31 @@ export interface ApprovalPolicyOptions {
   classify?: (command: string, context?: DetectorContext) => Classification;
   /**
    * Where commands run, so recursive deletes inside the workspace need no approval. A function is asked
-   * per check, so it can give each session's current directory; without a `cwd` relative paths count as
-   * outside the workspace.
+   * per check, so it can give each session's current directory; a check's own `cwd` wins over both.
    */
   detectorContext?: DetectorContext | ((sessionId: string) => DetectorContext);
   /**
-   * Commands run in a disposable sandbox (the docker backend with `auto_approve`): what is not hardline runs
-   * without asking, because it can only harm the container and the mounted workspace.
+   * Commands run in a disposable sandbox (a container backend with `auto_approve`): commands that are not
+   * hardline run without asking, because they can only harm the sandbox and the mounted workspace. File
+   * tools write this machine's files, and self-modification changes Hearth itself, so neither is covered.
    */
   sandboxed?: boolean;
+  /** Smart mode's judge; without one smart mode asks the user like manual mode. */
+  judge?: CommandJudge;
+  /** `approvals.subagents`, `approvals.cron`: what happens to dangerous actions nobody at a surface started. */
+  origins?: { subagent: 'deny' | 'ask'; cron: 'deny' | 'allow' };
+  /** `approvals.self_modification`: `allow` lets the agent change Hearth's settings, persona, skills and schedule unasked. */
+  selfModification?: 'ask' | 'allow';
   now?: () => number;
 }
 
+/** Reasons that mean "the agent is changing Hearth itself": never judged by a model, never sandboxed away. */
+const SELF_REASONS: ReadonlySet<string> = new Set([REASONS.selfModification, REASONS.scheduleJob]);
+
 /**
- * The approval policy every command passes through. Approvals are remembered per detector reason, as
+ * The approval policy every action passes through. Approvals are remembered per detector reason, as
  * Hermes does per pattern: approving a recursive delete "for the session" approves later recursive
- * deletes in that session, and a command is pre-approved only when every one of its reasons is.
+ * deletes in that session, and an action is pre-approved only when every one of its reasons is.
  */
 export class ApprovalPolicyBroker implements ApprovalBroker {
   private modeValue: ApprovalMode;
@@ -98,28 +110,67 @@ export class ApprovalPolicyBroker implements ApprovalBroker {
     return [...this.allowlist];
   }
 
-  async check(sessionId: string, command: string, signal: AbortSignal): Promise<ApprovalOutcome> {
+  /** How an action would be classified here (workspace, cwd, HEARTH_HOME known), without deciding anything. */
+  classify(sessionId: string, command: string, options: CheckOptions = {}): Classification {
+    const kind = options.kind ?? 'command';
+    if (kind === 'self_modification') return { verdict: 'dangerous', reasons: [REASONS.selfModification] };
+    const base = this.options.detectorContext;
+    const context = { ...(typeof base === 'function' ? base(sessionId) : base), ...(options.cwd === undefined ? {} : { cwd: options.cwd }) };
+    return kind === 'file_write' ? classifyFileWrite(command, context) : (this.options.classify ?? classifyCommand)(command, context);
+  }
+
+  async check(sessionId: string, command: string, signal: AbortSignal, options: CheckOptions = {}): Promise<ApprovalOutcome> {
     if (signal.aborted) throw abortError(signal);
-    const context = this.options.detectorContext;
-    const classification = (this.options.classify ?? classifyCommand)(command, typeof context === 'function' ? context(sessionId) : context);
+    const kind = options.kind ?? 'command';
+    const origin = options.origin ?? 'user';
+    const classification = this.classify(sessionId, command, options);
+    let judged: string | undefined;
     const decided = (reason: string, approved: boolean, requestId: string | null = null, persistError?: string): ApprovalOutcome => {
       const outcome = { approved, reason, classification };
-      this.record({ requestId, sessionId, command, outcome, ...(persistError === undefined ? {} : { persistError }), at: this.now() });
+      this.options.onDecision?.({
+        requestId, sessionId, command, kind, origin, outcome, at: this.now(),
+        ...(persistError === undefined ? {} : { persistError }),
+        ...(judged === undefined ? {} : { judged }),
+      });
       return outcome;
     };
+    const { reasons } = classification;
+    const changesHearth = reasons.some((r) => SELF_REASONS.has(r));
     if (classification.verdict === 'safe') return decided('safe', true);
     if (classification.verdict === 'hardline') return decided('hardline', false);
+    if (changesHearth && reasons.every((r) => SELF_REASONS.has(r)) && this.options.selfModification === 'allow') return decided('self_modification_allowed', true);
     if (this.modeValue === 'off') return decided('yolo', true);
-    if (this.options.sandboxed === true) return decided('sandboxed', true);
-    if (classification.reasons.every((r) => this.allowlist.has(r))) return decided('allowlisted', true);
+    if (this.options.sandboxed === true && kind === 'command' && !changesHearth) return decided('sandboxed', true);
+    if (reasons.every((r) => this.allowlist.has(r))) return decided('allowlisted', true);
     const approvedInSession = this.sessionApprovals.get(sessionId);
-    if (approvedInSession !== undefined && classification.reasons.every((r) => approvedInSession.has(r))) return decided('session', true);
+    if (approvedInSession !== undefined && reasons.every((r) => approvedInSession.has(r))) return decided('session', true);
 
-    const request: ApprovalRequest = { id: randomUUID(), sessionId, command, reasons: classification.reasons, kind: 'command', expiresAt: this.now() + this.timeoutMs };
+    // Nobody started a subagent's or a scheduled job's action at a surface: deny unless configured otherwise.
+    if (origin === 'subagent' && (this.options.origins?.subagent ?? 'deny') === 'deny') return decided('origin_denied', false);
+    if (origin === 'cron') return (this.options.origins?.cron ?? 'deny') === 'allow' && !changesHearth ? decided('origin_allowed', true) : decided('origin_denied', false);
+
+    if (this.modeValue === 'smart' && this.options.judge !== undefined && !changesHearth) {
+      const verdict = await this.options.judge({ command, kind, reasons, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }, signal);
+      judged = `${verdict.decision}: ${verdict.why}`;
+      if (verdict.decision === 'approve') return decided('smart_approved', true);
+      if (verdict.decision === 'deny') return decided('smart_denied', false);
+    }
+    return this.askAndRecord(sessionId, command, kind, classification, signal, decided);
+  }
+
+  private async askAndRecord(
+    sessionId: string,
+    command: string,
+    kind: ActionKind,
+    classification: Classification,
+    signal: AbortSignal,
+    decided: (reason: string, approved: boolean, requestId?: string | null, persistError?: string) => ApprovalOutcome,
+  ): Promise<ApprovalOutcome> {
+    const request: ApprovalRequest = { id: randomUUID(), sessionId, command, reasons: classification.reasons, kind, expiresAt: this.now() + this.timeoutMs };
     const handler = this.promptHandler;
     if (handler === null) return decided('no_surface', false, request.id);
 
-    const answer = await this.ask(handler, request, signal);
+    const answer = await askUser(handler, request, this.timeoutMs, signal);
     if (answer.kind === 'aborted') {
       decided('aborted', false, request.id);
       throw abortError(signal);
@@ -146,40 +197,7 @@ export class ApprovalPolicyBroker implements ApprovalBroker {
     return decided(decision, true, request.id);
   }
 
-  private ask(
-    handler: ApprovalPromptHandler,
-    request: ApprovalRequest,
-    signal: AbortSignal,
-  ): Promise<AskResult> {
-    const giveUp = new AbortController();
-    return new Promise((resolve) => {
-      const finish = (result: AskResult): void => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        if (result.kind !== 'answer') giveUp.abort(new Error(result.kind));
-        resolve(result);
-      };
-      const timer = setTimeout(() => finish({ kind: 'timeout' }), this.timeoutMs);
-      const onAbort = (): void => finish({ kind: 'aborted' });
-      signal.addEventListener('abort', onAbort, { once: true });
-      handler(request, giveUp.signal).then(
-        (decision) => finish(isDecision(decision) ? { kind: 'answer', decision } : { kind: 'failed', message: `not a decision: ${String(decision)}` }),
-        (err: unknown) => finish({ kind: 'failed', message: errorMessage(err) }),
-      );
-    });
-  }
-
-  private record(record: ApprovalRecord): void {
-    this.options.onDecision?.(record);
-  }
-
   private now(): number {
     return (this.options.now ?? Date.now)();
   }
-}
-
-type AskResult = { kind: 'answer'; decision: ApprovalDecision } | { kind: 'timeout' } | { kind: 'aborted' } | { kind: 'failed'; message: string };
-
-function isDecision(value: unknown): value is ApprovalDecision {
-  return value === 'once' || value === 'session' || value === 'always' || value === 'deny';
 }

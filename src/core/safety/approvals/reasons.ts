@@ -33,6 +33,8 @@ export const REASONS = {
   cloudDelete: 'deletes cloud or cluster resources',
   dynamicCommand: 'runs a command whose name is only known when it runs',
   unreadable: 'nested or malformed beyond what the checker can read',
+  selfModification: "changes Hearth's own settings, persona (SOUL.md) or skills",
+  scheduleJob: 'schedules a job to run later',
 } as const;
 
 export type Reason = (typeof REASONS)[keyof typeof REASONS];
