@@ -24,7 +24,7 @@ const BACKENDS: Record<TerminalConfig['backend'], (config: TerminalConfig, ctx: 
   local: (config, ctx) => new LocalBackend({ baseEnv: commandEnvironment(ctx.env, config.env_passthrough) }),
   docker: (config, ctx) => createDockerBackend(config.docker, { workspace: ctx.workspace, ...dockerClient(ctx.env) }),
   ssh: (config, ctx) => createSshBackend(config.ssh, { home: ctx.userHome, env: ctx.env }),
-  singularity: (config, ctx) => createSingularityBackend(config.singularity, ctx),
+  singularity: (config, ctx) => createSingularityBackend(config.singularity, { ...ctx, passthrough: config.env_passthrough }),
   modal: (config, ctx) => createModalBackend(config.modal, ctx),
   daytona: (config, ctx) => createDaytonaBackend(config.daytona, ctx),
 };
