@@ -49,9 +49,17 @@ export interface ExecutedCall {
 /**
  * Runs one prepared call. An interrupt resolves at once with a "cancelled" result even if the tool is
  * slow to notice: the turn must end promptly, and tools that spawn processes kill them on the same signal.
+ *
+ * `redact` (secret redaction) sees the whole result before the cap, so a key cut in half by the cap
+ * cannot slip through as two unrecognisable pieces; the text of a thrown error is redacted too.
  */
-export async function executeCall(prepared: PreparedCall, ctx: ToolContext, resultLimit: number): Promise<ExecutedCall> {
-  if (prepared.tool === undefined) return { result: { content: prepared.error, isError: true } };
+export async function executeCall(
+  prepared: PreparedCall,
+  ctx: ToolContext,
+  resultLimit: number,
+  redact: (text: string) => string = (text) => text,
+): Promise<ExecutedCall> {
+  if (prepared.tool === undefined) return { result: { content: redact(prepared.error), isError: true } };
   if (ctx.signal.aborted) return { result: { content: CANCELLED_RESULT, isError: true } };
   const running = prepared.tool.run(prepared.input, ctx);
   let outcome: ExecutedCall;
@@ -61,9 +69,10 @@ export async function executeCall(prepared: PreparedCall, ctx: ToolContext, resu
     outcome = { result };
   } catch (err) {
     if (ctx.signal.aborted) return { result: { content: CANCELLED_RESULT, isError: true } };
-    const message = errorMessage(err);
+    const message = redact(errorMessage(err));
     outcome = { result: { content: `Tool ${prepared.call.name} failed: ${message}`, isError: true }, thrown: message };
   }
+  if (outcome.thrown === undefined) outcome.result = { ...outcome.result, content: redact(outcome.result.content) };
   const capped = capHeadTail(outcome.result.content, resultLimit);
   if (capped.truncated) {
     outcome.result = {

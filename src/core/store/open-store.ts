@@ -6,6 +6,7 @@ import { ensureHome } from '../config/home.js';
 import { resolveDbKey } from '../safety/secrets/db-key.js';
 import { openDatabase } from './database.js';
 import { migrateStore } from './migrations.js';
+import type { TextRedactor } from './redact-message.js';
 import { SqliteSessionStore } from './session-store.js';
 
 export function databasePath(home: string): string {
@@ -14,9 +15,10 @@ export function databasePath(home: string): string {
 
 /**
  * Open `<home>/state.db` with the key from HEARTH_DB_KEY or the OS keychain (created on first run),
- * bring its schema up to date, and return the session store.
+ * bring its schema up to date, and return the session store. `redact` (secret redaction) is applied to
+ * every message written; see `SqliteSessionStore.setRedactor`.
  */
-export function openStore(home: string, options: { env?: NodeJS.ProcessEnv } = {}): SqliteSessionStore {
+export function openStore(home: string, options: { env?: NodeJS.ProcessEnv; redact?: TextRedactor } = {}): SqliteSessionStore {
   ensureHome(home);
   const path = databasePath(home);
   // An empty file (a first run killed before its first write) holds nothing a new key could orphan.
@@ -29,7 +31,7 @@ export function openStore(home: string, options: { env?: NodeJS.ProcessEnv } = {
     db.close();
     throw err;
   }
-  return new SqliteSessionStore(db);
+  return new SqliteSessionStore(db, { redact: options.redact });
 }
 
 /**

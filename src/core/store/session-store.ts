@@ -4,6 +4,7 @@ import { HearthError, errorMessage } from '../errors.js';
 import type { Usage } from '../llm/types.js';
 import type { Db } from './database.js';
 import { MessageSearch } from './message-search.js';
+import { redactMessage, type TextRedactor } from './redact-message.js';
 import type { BranchSession, NewMessage, NewSession, SearchHit, SessionRecord, SessionStore, StoredMessage } from './types.js';
 
 interface SessionRow {
@@ -50,12 +51,14 @@ const MESSAGE_COLUMNS = 'id, session_id, role, content, tool_calls, tool_call_id
 export class SqliteSessionStore implements SessionStore {
   private readonly searcher: MessageSearch;
   private readonly statements;
+  private redact: TextRedactor | null;
 
   constructor(
     /** The open database, for the stores that share it (memory, user model, skill usage, embeddings). */
     readonly db: Db,
-    options: { rankWindow?: number } = {},
+    options: { rankWindow?: number; redact?: TextRedactor } = {},
   ) {
+    this.redact = options.redact ?? null;
     this.searcher = new MessageSearch(db, options.rankWindow);
     this.statements = {
       insertSession: db.prepare(`INSERT INTO sessions (id, source, model, title, parent_session_id, started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
@@ -108,6 +111,14 @@ export class SqliteSessionStore implements SessionStore {
     return this.requireSession(id);
   }
 
+  /**
+   * Secret redaction for what is written from now on: message content, tool call arguments and reasoning
+   * (never ids, roles or tool names). `null` turns it off. Messages already stored are left as they are.
+   */
+  setRedactor(redact: TextRedactor | null): void {
+    this.redact = redact;
+  }
+
   getSession(id: string): SessionRecord | null {
     const row = this.statements.getSession.get(id);
     return row ? toSession(row) : null;
@@ -129,12 +140,15 @@ export class SqliteSessionStore implements SessionStore {
    */
   appendMessages(sessionId: string, messages: readonly NewMessage[]): StoredMessage[] {
     const now = Date.now();
+    // Redacted before the write lock is taken: the scan is the slow part.
+    const redact = this.redact;
+    const toStore = redact === null ? messages : messages.map((message) => redactMessage(message, redact));
     const insertAll = this.db.transaction(() => {
       // The session check and the inserts commit together or not at all.
-      if (this.statements.countMessages.run(messages.length, now, sessionId).changes === 0) {
+      if (this.statements.countMessages.run(toStore.length, now, sessionId).changes === 0) {
         throw new HearthError('session_not_found', `Cannot append to session ${sessionId}: no such session.`);
       }
-      return messages.map((message) => this.statements.insertMessage.get(...messageValues(sessionId, message, now)));
+      return toStore.map((message) => this.statements.insertMessage.get(...messageValues(sessionId, message, now)));
     });
     let rows: (MessageRow | undefined)[];
     try {

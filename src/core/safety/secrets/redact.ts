@@ -30,7 +30,16 @@ export class Redactor {
   private knownRegex: RegExp | null = null;
   private longest = 0;
 
-  constructor(private readonly patterns: readonly SecretPattern[] = SECRET_PATTERNS) {}
+  private readonly multiline: readonly SecretPattern[];
+  private readonly lineLocal: readonly SecretPattern[];
+  /** Any line-local pattern's anchor: lines without one cannot hold a format match and are skipped. */
+  private readonly candidate: RegExp;
+
+  constructor(private readonly patterns: readonly SecretPattern[] = SECRET_PATTERNS) {
+    this.multiline = patterns.filter((p) => p.multiline === true);
+    this.lineLocal = patterns.filter((p) => p.multiline !== true);
+    this.candidate = new RegExp(this.lineLocal.map((p) => `(?:${p.anchor})`).join('|') || '(?!)', 'gi');
+  }
 
   /** Registers a value to redact wherever it appears. Returns false (and registers nothing) when it is too short to be safe to match. */
   addSecret(value: string, label: string): boolean {
@@ -52,11 +61,20 @@ export class Redactor {
     let result = text;
     const known = this.knownPattern();
     if (known !== null) result = result.replace(known, (value) => placeholder(this.known.get(value) ?? 'secret'));
-    for (const pattern of this.patterns) {
-      pattern.regex.lastIndex = 0;
-      result = result.replace(pattern.regex, (...args: unknown[]) => replacement(pattern, args));
+    result = applyPatterns(result, this.multiline);
+    // Only the lines holding an anchor go through the line patterns; the rest is copied as is.
+    let out = '';
+    let copied = 0;
+    this.candidate.lastIndex = 0;
+    for (let hit = this.candidate.exec(result); hit !== null; hit = this.candidate.exec(result)) {
+      const lineStart = result.lastIndexOf('\n', hit.index) + 1;
+      const newline = result.indexOf('\n', hit.index);
+      const lineEnd = newline < 0 ? result.length : newline;
+      out += result.slice(copied, lineStart) + applyPatterns(result.slice(lineStart, lineEnd), this.lineLocal);
+      copied = lineEnd;
+      this.candidate.lastIndex = lineEnd;
     }
-    return result;
+    return copied === 0 ? result : out + result.slice(copied);
   }
 
   /** Where secrets sit in the text as given (before any replacement): for callers that must not cut one in two. */
@@ -78,6 +96,15 @@ export class Redactor {
     }
     return this.knownRegex;
   }
+}
+
+function applyPatterns(text: string, patterns: readonly SecretPattern[]): string {
+  let result = text;
+  for (const pattern of patterns) {
+    pattern.regex.lastIndex = 0;
+    result = result.replace(pattern.regex, (...args: unknown[]) => replacement(pattern, args));
+  }
+  return result;
 }
 
 function replacement(pattern: SecretPattern, args: unknown[]): string {
