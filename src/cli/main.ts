@@ -3,6 +3,7 @@ import { isHearthError } from '../core/errors.js';
 import { formatError } from './format-error.js';
 import { approvalsCommand } from './commands/approvals.js';
 import { chatCommand } from './commands/chat.js';
+import { checkpointsCommand } from './commands/checkpoints.js';
 import { doctorCommand } from './commands/doctor.js';
 import { memoryCommand } from './commands/memory.js';
 import { modelsCommand } from './commands/models.js';
@@ -26,6 +27,7 @@ Usage:
   hearth skills list|show <name>|validate <dir>|install <dir> [--json]
   hearth pending list|approve <id>|reject <id>           memory and skill writes waiting for approval
   hearth approvals check "<command>"|--stdin [--json]|list|revoke <reason>   classify commands; the "always" allowlist
+  hearth checkpoints list|diff <N>|rollback <N> [--dir DIR] [--yes] [--json]   undo the agent's file changes
   hearth serve [--port N] [--open]   the interface in your browser, on 127.0.0.1 with a per-launch token
   hearth models list|download <source> [--sha256 HEX]|fit <source>   local GGUF models
   hearth prompt-size [--json]        fixed prompt overhead per toolset
@@ -53,6 +55,7 @@ const commands: Record<string, Command> = {
   skills: skillsCommand,
   pending: pendingCommand,
   approvals: approvalsCommand,
+  checkpoints: checkpointsCommand,
   serve: serveCommand,
   models: modelsCommand,
   'prompt-size': promptSizeCommand,

@@ -5,6 +5,9 @@ import { PendingQuestions } from '../interaction.js';
 import type { CliIO } from '../io.js';
 import { TerminalRenderer, styler } from '../render.js';
 import { renderSkillContent } from '../../core/skills/catalog.js';
+import { projectWithCheckpoints } from '../../core/checkpoints/project-root.js';
+import { formatError } from '../format-error.js';
+import { CheckpointSession, openCheckpointStore, rollbackSlashCommand } from './checkpoints.js';
 
 const slashHelp = `Commands:
   /help            this list
@@ -15,6 +18,8 @@ const slashHelp = `Commands:
   /model           show the model in use
   /tools           list the tools the agent can call
   /usage           tokens used in this session
+  /rollback [N]    list checkpoints, or put the files back as they were at checkpoint N (asks first)
+  /rollback diff N what changed since checkpoint N
   /stop            interrupt the running turn (or press Ctrl+C)
   /quit            exit (or press Ctrl+C twice)
 While the agent works, a line you type is delivered to it with the next tool result (steer);
@@ -143,7 +148,7 @@ class ChatLoop {
     return this.basicCommand(text) ? 'done' : 'quit';
   }
 
-  /** /new, /compress, /skills and /<skill-name>; null when `text` is none of them. */
+  /** /new, /compress, /rollback, /skills and /<skill-name>; null when `text` is none of them. */
   private async learningCommand(text: string): Promise<'done' | { send: string } | null> {
     const [name = '', ...rest] = text.split(/\s+/);
     const argument = rest.join(' ').trim();
@@ -161,6 +166,17 @@ class ChatLoop {
         }
         const { events } = await host.compress(this.sessionId, argument === '' ? {} : { focus: argument });
         for (const event of events) this.renderer.render(event);
+        return 'done';
+      }
+      case '/rollback': {
+        const { home, config } = this.engine;
+        const session = new CheckpointSession(openCheckpointStore(home, config.checkpoints), projectWithCheckpoints(home, this.io.cwd));
+        const out = (line: string): void => this.io.out(line);
+        // A wrong number or a store that cannot be read is reported; chat goes on.
+        await rollbackSlashCommand(session, argument, out, async () => {
+          out('Roll back? [y/N] ');
+          return /^y(es)?$/i.test((await this.nextLine())?.trim() ?? '');
+        }).catch((err: unknown) => out(formatError(err)));
         return 'done';
       }
       case '/skills': {

@@ -41,6 +41,11 @@ export interface ExecutionBackend {
    * before running there. A container or a remote host checks (and falls back) itself.
    */
   readonly localPaths?: boolean;
+  /**
+   * True when commands see this machine's workspace at the same path (local, a container with it mounted),
+   * so what they change there is what a checkpoint of the workspace can restore.
+   */
+  readonly sharesWorkspace?: boolean;
   run(command: string, options: ExecOptions): Promise<ExecResult>;
   /** Release containers, connections, temp files. Safe to call twice. */
   dispose?(): Promise<void>;

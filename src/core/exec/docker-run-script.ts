@@ -32,16 +32,20 @@ export function wrapCommand(parts: RunScriptParts): string {
 }
 
 /**
- * Runs in a second exec to stop a command: TERM to its process group, KILL after the grace period.
- * Exits 3 when there is no pid file (the shell never started or already cleaned up).
+ * Runs in a second exec to stop a command: TERM to its process group, KILL after the grace period. Used by
+ * every sandbox backend (docker, modal, daytona), so it is written for any /bin/sh an image may have: dash
+ * (Debian's sh) rejects `kill -- -PID`, so the group is named as a bare negative pid. Exits 3 when there is
+ * no pid file (the shell never started or already cleaned up).
  */
 export function killScript(pidFile: string, graceMs: number): string {
   const rounds = Math.max(1, Math.ceil(graceMs / 100));
   return [
     `p=$(cat ${shellQuote(pidFile)} 2>/dev/null) || exit 3`,
-    `kill -TERM -- "-$p" 2>/dev/null || exit 0`,
-    `i=0; while [ "$i" -lt ${rounds} ] && kill -0 -- "-$p" 2>/dev/null; do sleep 0.1; i=$((i+1)); done`,
-    `kill -KILL -- "-$p" 2>/dev/null; exit 0`,
+    // Never a group below 2: `kill -TERM -1` would signal every process in the sandbox.
+    `case $p in ''|*[!0-9]*|0|1) exit 3;; esac`,
+    `kill -TERM "-$p" 2>/dev/null || exit 0`,
+    `i=0; while [ "$i" -lt ${rounds} ] && kill -0 "-$p" 2>/dev/null; do sleep 0.1; i=$((i+1)); done`,
+    `kill -KILL "-$p" 2>/dev/null; exit 0`,
   ].join('\n');
 }
 

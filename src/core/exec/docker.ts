@@ -50,6 +50,7 @@ interface SessionContainer {
  */
 export class DockerBackend implements ExecutionBackend {
   readonly name = 'docker';
+  readonly sharesWorkspace = true;
   private readonly docker: Dockerode;
   private readonly workspace: string;
   private readonly owner: string;

@@ -25,6 +25,7 @@ const PIPE_DRAIN_MS = 200;
 export class LocalBackend implements ExecutionBackend {
   readonly name = 'local';
   readonly localPaths = true;
+  readonly sharesWorkspace = true;
   private readonly baseEnv: NodeJS.ProcessEnv;
   private readonly killGraceMs: number;
   private tempDir: string | null = null;

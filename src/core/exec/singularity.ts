@@ -46,6 +46,7 @@ const HOST_ONLY_VARIABLES = new Set(['PATH', 'HOME', 'PWD']);
  */
 export class SingularityBackend implements ExecutionBackend {
   readonly name = 'singularity';
+  readonly sharesWorkspace = true;
   private readonly workspace: string;
   private readonly killGraceMs: number;
   /** What the CLI process itself gets: the safe set, never Hearth's keys (nor APPTAINERENV_* injections). */

@@ -45,6 +45,7 @@ export const patchTool = defineTool({
         content: `old_string matches ${outcome.count} places in ${shown} (lines ${outcome.lines.join(', ')}). Include more surrounding context to pick one, or set replace_all: true.`,
       };
     }
+    await ctx.checkpoint?.({ reason: `before patch ${shown}`, paths: [absolute] });
     await writeFile(absolute, crlf ? outcome.content.replaceAll('\n', '\r\n') : outcome.content, 'utf8');
     const diff = unifiedDiff(before, outcome.content, { fromFile: `a/${shown}`, toFile: `b/${shown}` });
     const how = outcome.strategy === 'whitespace' ? ' (matched ignoring whitespace differences)' : '';

@@ -23,6 +23,7 @@ export const writeFileTool = defineTool({
       throw err;
     });
     if (existing?.isDirectory()) return { isError: true, content: `${shown} is a directory; give a file path.` };
+    await ctx.checkpoint?.({ reason: `before write_file ${shown}`, paths: [absolute] });
     await mkdir(dirname(absolute), { recursive: true });
     await writeFile(absolute, input.content, 'utf8');
     const lines = input.content === '' ? 0 : input.content.split('\n').length - (input.content.endsWith('\n') ? 1 : 0);

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { ShadowLocation } from './git.js';
+
+/** True when `path` is `folder` or inside it. */
+export function isInside(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * The project a change belongs to, i.e. the folder one checkpoint covers: the workspace when the path is in it,
+ * else the nearest enclosing folder with a `.git`, else the folder itself. `path` is a file about to be written
+ * (`kind: 'file'`: its folder is where the search starts) or a command's working directory (`kind: 'dir'`).
+ */
+export function projectRootFor(path: string, kind: 'file' | 'dir', workspace: string): string {
+  const absolute = resolve(path);
+  const root = resolve(workspace);
+  if (isInside(root, absolute)) return root;
+  const start = kind === 'file' ? dirname(absolute) : absolute;
+  for (let folder = start; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, '.git'))) return folder;
+    if (dirname(folder) === folder) return start;
+  }
+}
+
+/** The shadow store of a project: `<home>/checkpoints/<first 16 hex of sha256(root)>/`, one per project root. */
+export function shadowLocation(home: string, root: string): ShadowLocation {
+  const absolute = resolve(root);
+  const dir = join(home, 'checkpoints', createHash('sha256').update(absolute).digest('hex').slice(0, 16));
+  return { dir, gitDir: join(dir, 'git'), root: absolute };
+}
+
+/**
+ * For `hearth checkpoints` run in a sub-folder: the nearest folder at or above `dir` that already has checkpoints,
+ * else the project `dir` itself would be snapshotted as.
+ */
+export function projectWithCheckpoints(home: string, dir: string): string {
+  for (let folder = resolve(dir); ; folder = dirname(folder)) {
+    if (existsSync(shadowLocation(home, folder).gitDir)) return folder;
+    if (dirname(folder) === folder) return projectRootFor(dir, 'dir', dir);
+  }
+}
