@@ -100,19 +100,21 @@ describe('hearth run', () => {
 
   // Catches a flagged command running without approval when nobody can approve it (must fail closed).
   it('denies a dangerous command without a terminal, and runs it with --yolo', async () => {
+    // Outside the workspace: a recursive delete inside it is routine and runs unasked.
+    const victim = join(workspace(), 'victim');
     const script = () => [
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf victim' } }] },
+      { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${victim}` } }] },
       { text: 'finished' },
     ];
     const cwd = workspace();
-    mkdirSync(join(cwd, 'victim'));
+    mkdirSync(victim);
 
     const denied = await startScriptedOpenAIServer(script());
     servers.push(denied);
     const first = await runHearth(['run', 'clean up', '--model', 'openai:s', '--base-url', denied.url], { env: freshHomeEnv(), cwd });
     expect(first.code).toBe(0);
     expect(first.stderr).toContain('denied');
-    expect(existsSync(join(cwd, 'victim'))).toBe(true);
+    expect(existsSync(victim)).toBe(true);
     const toolResult = (denied.requests[1] as { messages: { role: string; content: string }[] }).messages.at(-1);
     expect(toolResult?.content).toMatch(/denied|not approved/i);
 
@@ -120,7 +122,7 @@ describe('hearth run', () => {
     servers.push(yolo);
     const second = await runHearth(['run', 'clean up', '--yolo', '--model', 'openai:s', '--base-url', yolo.url], { env: freshHomeEnv(), cwd });
     expect(second.code).toBe(0);
-    expect(existsSync(join(cwd, 'victim'))).toBe(false);
+    expect(existsSync(victim)).toBe(false);
   });
 
   // Catches a tool call written as text (<tool_call> or bare JSON) being printed instead of executed.

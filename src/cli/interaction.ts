@@ -5,6 +5,9 @@ import type { AgentEvent } from '../shared/events.js';
  * Answers the questions a running turn asks the user (approvals, clarify) from lines the terminal
  * delivers. While a question is open the next line answers it; otherwise lines go to `onIdleLine`.
  */
+/** How the prompt names what it asks about. */
+const APPROVAL_SUBJECTS = { command: '', file_write: 'write the file ', self_modification: 'change Hearth itself: ' } as const;
+
 export interface QuestionAnswerer {
   answerApproval(id: string, decision: ApprovalDecision): void;
   answerClarify(id: string, text: string): void;
@@ -32,7 +35,7 @@ export class PendingQuestions {
       this.open.push({ kind: 'approval', id: event.id });
       const seconds = Math.max(0, Math.round((event.expiresAt - Date.now()) / 1000));
       this.write(
-        `\n⚠ Approval needed: ${event.command}\n  why: ${event.reasons.join('; ')}\n` +
+        `\n⚠ Approval needed: ${APPROVAL_SUBJECTS[event.kind ?? 'command']}${event.command}\n  why: ${event.reasons.join('; ')}\n` +
           `  [o]nce  [s]ession  [a]lways  [d]eny  (denied automatically in ${seconds}s) > `,
       );
     } else if (event.type === 'clarify_request') {

@@ -1,5 +1,7 @@
 import { homedir } from 'node:os';
 import { AgentHost } from './agent/host.js';
+import { CheckpointManager } from './checkpoints/manager.js';
+import { CheckpointStore } from './checkpoints/store.js';
 import { ensureHome, resolveHome } from './config/home.js';
 import { loadConfig, saveConfig } from './config/load.js';
 import type { HearthConfig } from './config/schema.js';
@@ -11,8 +13,12 @@ import { createModelChain, type ModelContext, type ModelOverrides } from './llm/
 import { SwitchableModel } from './llm/switchable-model.js';
 import type { HostSpawner } from './llm/providers/local-process.js';
 import type { ChatModel } from './llm/types.js';
+import { ApprovalAuditLog } from './safety/approvals/audit-log.js';
 import { ApprovalPolicyBroker } from './safety/approvals/policy.js';
+import { createModelJudge } from './safety/approvals/smart-judge.js';
 import { getSecret } from './safety/secrets/keychain.js';
+import type { Redactor} from './safety/secrets/redact.js';
+import { redactorFromEnvironment } from './safety/secrets/redact.js';
 import { openStore } from './store/open-store.js';
 import type { SqliteSessionStore } from './store/session-store.js';
 import { createToolset, type ToolRegistry } from './tools/registry.js';
@@ -48,6 +54,10 @@ export interface Engine {
   store: SqliteSessionStore;
   /** The one approval policy every command passes; settings change its mode and allowlist live. */
   approvals: ApprovalPolicyBroker;
+  /** Every approval decision, in the encrypted store (`hearth approvals log`). */
+  audit: ApprovalAuditLog;
+  /** Secret redaction (null when `secrets.redact` is off); surfaces wrap their logs with it. */
+  redactor: Redactor | null;
   model: ChatModel;
   /** The tools new sessions are offered: the toolset minus `tools.disabled`. */
   readonly tools: ToolRegistry;
@@ -67,13 +77,17 @@ export interface Engine {
  * the web server cannot drift apart in how they wire it.
  */
 export async function openEngine(options: EngineOptions): Promise<Engine> {
-  const warn = options.onWarning ?? (() => undefined);
   const home = resolveHome(options.env);
   ensureHome(home);
   const loaded = loadConfig(home);
-  loaded.warnings.forEach(warn);
   const config = loaded.config;
   const userHome = options.userHome ?? homedir();
+  // Secrets Hearth knows (API keys in its environment, keys read from the keychain below) and common key
+  // formats never reach the model, the transcript or the log in clear. `secrets.redact: false` turns it off.
+  const redactor = config.secrets.redact ? redactorFromEnvironment(options.env) : null;
+  const redact = redactor === null ? undefined : (text: string) => redactor.redact(text);
+  const warn = (message: string): void => (options.onWarning ?? (() => undefined))(redact?.(message) ?? message);
+  loaded.warnings.forEach(warn);
 
   let keychainWarned = false;
   // Surfaces that exist only after the engine (the app service) still see the model load: they subscribe here.
@@ -91,7 +105,9 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     ...(options.hostSpawners?.model ? { spawnHost: options.hostSpawners.model } : {}),
     getSecret: (account) => {
       try {
-        return getSecret(account);
+        const secret = getSecret(account);
+        if (secret !== null) redactor?.addSecret(secret, `keychain:${account}`);
+        return secret;
       } catch (err) {
         // An API key may also come from the environment; say once that the keychain was not consulted.
         if (!keychainWarned) warn(`API keys in the OS keychain could not be read: ${errorMessage(err)}`);
@@ -107,7 +123,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   let backend: ExecutionBackend;
   let learning: LearningComponents;
   try {
-    store = openStore(home, { env: options.env });
+    store = openStore(home, { env: options.env, ...(redact === undefined ? {} : { redact }) });
     try {
       learning = createLearning({
         home,
@@ -142,14 +158,23 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     // Housekeeping must not stop a session from starting; say what went wrong and carry on.
     warn(`The skill curator could not run: ${errorMessage(err)}`);
   }
+  const audit = new ApprovalAuditLog(store.db, redact);
+  // Smart mode's judge: the configured reviewer model, or the chat model itself. Built even in manual mode,
+  // because settings can switch to smart while Hearth runs.
+  const judgeModel = config.approvals.smart_model === undefined ? model : createModelChain(modelContext(config, { model: config.approvals.smart_model }));
   const approvals = new ApprovalPolicyBroker({
     mode: options.yolo ? 'off' : config.approvals.mode,
     // Deletes inside the workspace are everyday work; the detector needs to know where it is. A remote host's
-    // paths are not this workspace, so over SSH nothing is exempt.
-    ...(seesWorkspace(config.terminal) ? { detectorContext: { workspace: options.workspace, home: userHome } } : {}),
+    // paths are not this workspace, so over SSH (or in a cloud sandbox) nothing is exempt.
+    detectorContext: seesWorkspace(config.terminal) ? { workspace: options.workspace, home: userHome, hearthHome: home } : {},
+    // File tools write this machine's files whatever the terminal backend is.
+    fileContext: { workspace: options.workspace, home: userHome, hearthHome: home },
     sandboxed: autoApproves(config.terminal),
     timeoutMs: config.approvals.timeout_s * 1000,
     allowlist: config.approvals.allowlist,
+    judge: createModelJudge(judgeModel),
+    origins: { subagent: config.approvals.subagents, cron: config.approvals.cron },
+    selfModification: config.approvals.self_modification,
     saveAllowlist: (allowlist) => {
       // Re-read so an edit made while Hearth ran is not overwritten.
       const current = loadConfig(home).config;
@@ -157,6 +182,12 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     },
     onDecision: (record) => {
       if (record.persistError) warn(`An "always" approval could not be saved to config.yaml: ${record.persistError}`);
+      try {
+        audit.record(record);
+      } catch (err) {
+        // The decision stands (it was made); only its record is missing, and the user is told so.
+        warn(`An approval decision could not be written to the audit log: ${errorMessage(err)}`);
+      }
     },
   });
   let tools = withoutDisabled(toolset, config.tools.disabled, warn);
@@ -170,10 +201,14 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     maxIterations: config.agent.max_iterations,
     learning: learning.loop,
     compression: config.compression,
+    ...(redactor === null ? {} : { redactor }),
+    ...(config.checkpoints.enabled ? { checkpoints: new CheckpointManager(new CheckpointStore({ home, settings: config.checkpoints })) } : {}),
   });
 
   return {
     approvals,
+    audit,
+    redactor,
     async reloadModel() {
       await model.swap(createModelChain(modelContext(loadConfig(home).config, undefined)));
       for (const listener of modelListeners) listener();
@@ -204,6 +239,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       await host.close();
       await learning.dispose();
       await model.dispose?.();
+      if (judgeModel !== model) await judgeModel.dispose?.();
       // Containers and connections go with the engine (a crash leaves containers for the next start to remove).
       await backend.dispose?.();
       store.close();

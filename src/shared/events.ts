@@ -26,6 +26,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
     id: z.string(),
     command: z.string(),
     reasons: z.array(z.string()),
+    /** What is asked about: a shell command (default), a file a tool would write, or the agent changing Hearth itself. */
+    kind: z.enum(['command', 'file_write', 'self_modification']).optional(),
     expiresAt: z.number(),
   }),
   z.object({ type: z.literal('approval_resolved'), id: z.string(), approved: z.boolean(), reason: z.string() }),

@@ -56,7 +56,7 @@ describe('chat state machine', () => {
       { type: 'approval_request', id: 'a1', command: 'rm -rf build', reasons: ['recursive delete'], expiresAt: 60_000 },
     ]);
     expect(s.phase).toBe('waiting-for-user');
-    expect(s.approvals).toEqual([{ id: 'a1', sessionId: 's1', command: 'rm -rf build', reasons: ['recursive delete'], expiresAt: 60_000 }]);
+    expect(s.approvals).toEqual([{ id: 'a1', sessionId: 's1', command: 'rm -rf build', reasons: ['recursive delete'], kind: 'command', expiresAt: 60_000 }]);
     s = run(s, [{ type: 'approval_resolved', id: 'a1', approved: true, reason: 'user approved once' }]);
     expect(s.phase).toBe('streaming');
     expect(s.approvals).toEqual([]);

@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { resolveHome } from '../../core/config/home.js';
 import { loadConfig, saveConfig } from '../../core/config/load.js';
 import { HearthError } from '../../core/errors.js';
+import { ApprovalAuditLog } from '../../core/safety/approvals/audit-log.js';
+import { openStore } from '../../core/store/open-store.js';
 import type { Classification } from '../../core/safety/approvals/broker.js';
 import { classifyCommand, type DetectorContext } from '../../core/safety/approvals/detector.js';
 import { parseCommandArgs } from '../args.js';
@@ -16,6 +18,8 @@ export const approvalsHelp = `Usage:
       classify one command per input line; prints one result per line (with the command) and exits 0
   hearth approvals list [--json]        reasons you approved "always" (config.yaml approvals.allowlist)
   hearth approvals revoke "<reason>"    ask again for commands with this reason
+  hearth approvals log [--json] [--limit N]
+      the latest decisions (what ran unasked and why, what was approved or denied), newest first
 Recursive deletes inside the workspace (default: the current directory) need no approval.`;
 
 const EXIT_CODES: Readonly<Record<Classification['verdict'], number>> = { safe: 0, dangerous: 1, hardline: 2 };
@@ -26,6 +30,7 @@ export async function approvalsCommand(argv: string[], io: CliIO): Promise<numbe
     json: { type: 'boolean' },
     stdin: { type: 'boolean' },
     workspace: { type: 'string' },
+    limit: { type: 'string' },
   });
   if (values.help) {
     io.out(`${approvalsHelp}\n`);
@@ -55,6 +60,8 @@ export async function approvalsCommand(argv: string[], io: CliIO): Promise<numbe
     }
     case 'revoke':
       return revoke(io, rest.join(' '));
+    case 'log':
+      return printLog(io, values.limit, json);
     default:
       throw new HearthError('usage', `Unknown approvals action "${action ?? ''}".\n${approvalsHelp}`);
   }
@@ -63,7 +70,7 @@ export async function approvalsCommand(argv: string[], io: CliIO): Promise<numbe
 function detectorContext(io: CliIO, workspaceFlag: string | undefined): DetectorContext {
   // With --workspace the command is read as if run there; otherwise the current directory is both.
   const workspace = workspaceFlag === undefined ? io.cwd : resolve(io.cwd, workspaceFlag);
-  return { workspace, cwd: workspace, home: io.env.HOME ?? homedir() };
+  return { workspace, cwd: workspace, home: io.env.HOME ?? homedir(), hearthHome: resolveHome(io.env) };
 }
 
 async function checkLines(io: CliIO, context: DetectorContext, json: boolean): Promise<void> {
@@ -77,6 +84,29 @@ async function checkLines(io: CliIO, context: DetectorContext, json: boolean): P
 
 function describe(result: Classification): string {
   return result.reasons.length === 0 ? result.verdict : `${result.verdict}: ${result.reasons.join('; ')}`;
+}
+
+function printLog(io: CliIO, limitFlag: string | undefined, json: boolean): number {
+  const limit = limitFlag === undefined ? 50 : Number(limitFlag);
+  if (!Number.isInteger(limit) || limit < 1) throw new HearthError('usage', `--limit takes a positive whole number, not "${limitFlag ?? ''}".`);
+  // The log lives in the encrypted store: this action needs the database key, unlike the others.
+  const store = openStore(resolveHome(io.env), { env: io.env });
+  try {
+    const entries = new ApprovalAuditLog(store.db).list(limit);
+    if (json) {
+      for (const entry of entries) io.out(`${JSON.stringify(entry)}\n`);
+    } else if (entries.length === 0) {
+      io.out('No approval decisions are recorded yet.\n');
+    } else {
+      for (const e of entries) {
+        const what = e.kind === 'command' ? e.command : `[${e.kind}] ${e.command}`;
+        io.out(`${new Date(e.at).toISOString()}  ${e.approved ? 'ran    ' : 'refused'}  ${e.decision.padEnd(16)} ${e.origin === 'user' ? '' : `(${e.origin}) `}${what}\n`);
+      }
+    }
+  } finally {
+    store.close();
+  }
+  return 0;
 }
 
 function revoke(io: CliIO, reason: string): number {

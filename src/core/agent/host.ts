@@ -1,9 +1,12 @@
 import type { AgentEvent } from '../../shared/events.js';
 import { HearthError, errorMessage } from '../errors.js';
 import type { ChatMessage, ChatModel, Usage } from '../llm/types.js';
-import type { ApprovalDecision } from '../safety/approvals/broker.js';
+import type { ApprovalDecision, SessionOrigin } from '../safety/approvals/broker.js';
 import type { ApprovalPolicyBroker } from '../safety/approvals/policy.js';
+import type { Redactor } from '../safety/secrets/redact.js';
 import type { SessionRecord, SessionSource, SessionStore, StoredMessage } from '../store/types.js';
+import { createCheckpointHook, type CheckpointManager } from '../checkpoints/manager.js';
+import type { UserUpdate } from '../tools/define.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { LearningLoop, SessionView } from '../learning/learning-loop.js';
 import { EventChannel } from './event-channel.js';
@@ -31,6 +34,21 @@ export interface AgentHostOptions {
   learning?: LearningLoop;
   /** Context compression settings; without them (or without a known context length) nothing is compressed. */
   compression?: CompressionConfig;
+  /** Snapshots the project before tools change files (checkpoints); absent when they are off. */
+  checkpoints?: CheckpointManager;
+  /** Secret redaction of tool results and live tool output. */
+  redactor?: Redactor;
+}
+
+function noticeOf(update: UserUpdate): AgentEvent {
+  return update.kind === 'notice'
+    ? { type: 'notice', level: update.level, message: update.message }
+    : { type: 'learning', action: update.action, target: update.target, message: update.message };
+}
+
+/** Subagents and scheduled jobs have nobody at a surface who started them: the approval policy is stricter. */
+function originOf(source: SessionSource): SessionOrigin {
+  return source === 'subagent' ? 'subagent' : source === 'cron' ? 'cron' : 'user';
 }
 
 /** Events that happen outside a turn (background reviews, user-model updates), with their session. */
@@ -171,6 +189,9 @@ export class AgentHost {
         if (!controller.signal.aborted) channel.push({ type: 'notice', level: 'warning', message: `Skill suggestions are unavailable for this message: ${errorMessage(err)}` });
         return null;
       });
+    // At most one snapshot per project per turn: the state before the turn is what a rollback wants.
+    const checkpoints = this.options.checkpoints;
+    checkpoints?.beginTurn(sessionId);
     const done = hinted.then((hint) => runTurn({
       sessionId,
       workspace: this.options.workspace,
@@ -180,6 +201,9 @@ export class AgentHost {
       model,
       tools: live.tools,
       approvals: this.options.approvals,
+      origin: originOf(live.record.source),
+      ...(checkpoints === undefined ? {} : { checkpoint: createCheckpointHook(checkpoints, { sessionId, workspace: this.options.workspace, notify: (update) => channel.push(noticeOf(update)) }) }),
+      ...(this.options.redactor === undefined ? {} : { redactor: this.options.redactor }),
       toolState: live.toolState,
       signal: controller.signal,
       steer,
@@ -261,6 +285,8 @@ export class AgentHost {
       }
     }
     this.options.store.endSession(live.record.id);
+    this.options.checkpoints?.endSession(sessionId);
+    this.options.approvals.forgetSession(sessionId);
     for (const [id, entry] of this.sessions) if (entry === live) this.sessions.delete(id);
   }
 

@@ -1,7 +1,9 @@
 import type { AgentEvent } from '../../shared/events.js';
 import { HearthError, errorMessage } from '../errors.js';
 import type { ChatMessage, ChatModel, ChatRequest, ToolCall, Usage } from '../llm/types.js';
-import type { ApprovalBroker } from '../safety/approvals/broker.js';
+import type { ApprovalBroker, SessionOrigin } from '../safety/approvals/broker.js';
+import type { Redactor } from '../safety/secrets/redact.js';
+import { createStreamRedactor } from '../safety/secrets/redact-stream.js';
 import type { ClarifyRequest, ToolContext } from '../tools/define.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { MAX_PARALLEL_CALLS, canRunInParallel, runInOrder } from './batch.js';
@@ -23,6 +25,12 @@ export interface TurnOptions {
   model: ChatModel;
   tools: ToolRegistry;
   approvals: ApprovalBroker;
+  /** Who is behind the session (default user): subagents and scheduled jobs get stricter approvals. */
+  origin?: SessionOrigin;
+  /** Snapshots before file changes (checkpoints); absent when they are off. */
+  checkpoint?: ToolContext['checkpoint'];
+  /** Secret redaction of every tool result and of live tool output, before the model, the surfaces or the store see it. */
+  redactor?: Redactor;
   /** Per-session tool state (terminal cwd, todo list) that outlives the turn. */
   toolState: Map<string, unknown>;
   /** Interrupt: reaches the model stream, running tools and their child processes. */
@@ -164,6 +172,7 @@ async function runToolCalls(
   const parallel = canRunInParallel(prepared, { workspace: options.workspace, state: options.toolState });
   emit({ type: 'status', state: 'running_tools', ...(parallel ? { detail: `${calls.length} calls in parallel` } : {}) });
   const resultLimit = options.resultLimit ?? DEFAULT_RESULT_LIMIT;
+  const redactor = options.redactor;
 
   await runInOrder(
     prepared.length,
@@ -173,18 +182,27 @@ async function runToolCalls(
       const call = prepared[index]!;
       const startedAt = Date.now();
       emit({ type: 'tool_start', callId: call.call.id, name: call.call.name, args: call.args });
+      // Live output arrives in arbitrary chunks: the stream redactor holds back what could be half a key.
+      const live = redactor === undefined ? null : createStreamRedactor(redactor);
       const ctx: ToolContext = {
         sessionId: options.sessionId,
         workspace: options.workspace,
         signal,
         approvals: options.approvals,
+        ...(options.origin === undefined ? {} : { origin: options.origin }),
+        ...(options.checkpoint === undefined ? {} : { checkpoint: options.checkpoint }),
         askUser: (request) => options.askUser(request, signal),
-        progress: (text) => emit({ type: 'tool_progress', callId: call.call.id, text }),
+        progress: (text) => {
+          const safe = live === null ? text : live.push(text);
+          if (safe !== '') emit({ type: 'tool_progress', callId: call.call.id, text: safe });
+        },
         state: options.toolState,
         notify: (update) =>
           emit(update.kind === 'notice' ? { type: 'notice', level: update.level, message: update.message } : { type: 'learning', action: update.action, target: update.target, message: update.message }),
       };
-      const executed = await executeCall(call, ctx, resultLimit);
+      const executed = await executeCall(call, ctx, resultLimit, redactor === undefined ? undefined : (text) => redactor.redact(text));
+      const heldBack = live?.flush() ?? '';
+      if (heldBack !== '') emit({ type: 'tool_progress', callId: call.call.id, text: heldBack });
       if (executed.thrown !== undefined) emit({ type: 'notice', level: 'error', message: `Tool ${call.call.name} failed: ${executed.thrown}` });
       emit({
         type: 'tool_end',

@@ -29,7 +29,7 @@ export class UserQuestions {
     return new Promise((resolve) => {
       this.approvals.set(request.id, { sessionId: request.sessionId, resolve });
       stream.push({ type: 'status', state: 'waiting_for_user', detail: 'approval' });
-      stream.push({ type: 'approval_request', id: request.id, command: request.command, reasons: request.reasons, expiresAt: request.expiresAt });
+      stream.push({ type: 'approval_request', id: request.id, command: request.command, reasons: request.reasons, kind: request.kind, expiresAt: request.expiresAt });
       // The broker stopped waiting (timeout or interrupt): withdraw the question so a late answer is ignored.
       signal.addEventListener('abort', () => {
         if (!this.approvals.delete(request.id)) return;

@@ -140,6 +140,29 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    description: 'approval audit log',
+    up: (db) => {
+      db.exec(`
+        -- Every action the approval policy checked and what became of it (safety/approvals/audit-log.ts).
+        CREATE TABLE approval_log (
+          id          INTEGER PRIMARY KEY,
+          at          INTEGER NOT NULL,  -- epoch ms
+          session_id  TEXT NOT NULL,
+          kind        TEXT NOT NULL,     -- command | file_write | self_modification
+          origin      TEXT NOT NULL,     -- user | subagent | cron
+          command     TEXT NOT NULL,     -- secrets redacted
+          verdict     TEXT NOT NULL,     -- safe | dangerous | hardline
+          reasons     TEXT NOT NULL,     -- JSON array of detector reasons
+          approved    INTEGER NOT NULL,
+          decision    TEXT NOT NULL,     -- why: once, session, always, deny, safe, yolo, hardline, timeout, smart_approved, …
+          judged      TEXT               -- the smart-mode judge's verdict, when it was asked
+        );
+        CREATE INDEX approval_log_at ON approval_log(at);
+      `);
+    },
+  },
 ];
 
 export const LATEST_STORE_VERSION = STORE_MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

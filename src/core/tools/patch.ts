@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from './define.js';
+import { fileWriteRefusal } from './file-approval.js';
 import { replaceText } from './text-match.js';
 import { displayPath, resolveToolPath, similarNames } from './tool-paths.js';
 import { unifiedDiff } from './unified-diff.js';
@@ -45,6 +46,8 @@ export const patchTool = defineTool({
         content: `old_string matches ${outcome.count} places in ${shown} (lines ${outcome.lines.join(', ')}). Include more surrounding context to pick one, or set replace_all: true.`,
       };
     }
+    const refused = await fileWriteRefusal(ctx, absolute);
+    if (refused !== null) return { isError: true, content: refused };
     await ctx.checkpoint?.({ reason: `before patch ${shown}`, paths: [absolute] });
     await writeFile(absolute, crlf ? outcome.content.replaceAll('\n', '\r\n') : outcome.content, 'utf8');
     const diff = unifiedDiff(before, outcome.content, { fromFile: `a/${shown}`, toFile: `b/${shown}` });

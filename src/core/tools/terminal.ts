@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
 import { z } from 'zod';
 import type { ExecutionBackend } from '../exec/backend.js';
+import type { ApprovalOutcome } from '../safety/approvals/broker.js';
+import { isDestructive } from '../safety/approvals/destructive.js';
 import { defineTool, type ToolContext } from './define.js';
 import { resolveToolPath } from './tool-paths.js';
 
@@ -32,20 +34,6 @@ export function createTerminalTool(options: TerminalToolOptions) {
     input: Input,
     parallelSafe: false,
     async run(input, ctx) {
-      const outcome = await ctx.approvals.check(ctx.sessionId, input.command, ctx.signal);
-      if (!outcome.approved) {
-        const why = outcome.classification.reasons.join('; ') || 'flagged by policy';
-        const verdict =
-          outcome.reason === 'hardline'
-            ? 'is blocked: it is never allowed'
-            : outcome.reason === 'timeout'
-              ? 'was not approved in time'
-              : outcome.reason === 'no_surface'
-                ? 'needs approval and no one is there to approve it'
-                : 'was denied by the user';
-        return { isError: true, content: `Command not run. It ${verdict} (${why}). Try a safer way, or ask the user.` };
-      }
-
       const state = sessionState(ctx);
       const notes: string[] = [];
       // Only directories of this machine can be checked here; a container or remote host checks its own.
@@ -55,10 +43,20 @@ export function createTerminalTool(options: TerminalToolOptions) {
         state.cwd = ctx.workspace;
       }
       const oneOffDir = input.workdir === undefined ? null : resolveToolPath(state.cwd, input.workdir);
+      const cwd = oneOffDir ?? state.cwd;
+      // The policy judges relative paths from where the command runs: `rm -rf build` in the workspace is routine.
+      // Over SSH the policy knows no workspace, so a remote cwd exempts nothing.
+      const outcome = await ctx.approvals.check(ctx.sessionId, input.command, ctx.signal, {
+        cwd,
+        ...(ctx.origin === undefined ? {} : { origin: ctx.origin }),
+      });
+      if (!outcome.approved) return { isError: true, content: refusal(outcome) };
       if (checkable && oneOffDir !== null && !isDirectory(oneOffDir)) return { isError: true, content: `workdir does not exist or is not a directory: ${oneOffDir}` };
+      if (options.backend.sharesWorkspace === true && isDestructive(input.command)) await ctx.checkpoint?.({ reason: `before ${oneLine(input.command)}`, cwd });
+
       const timeoutSeconds = input.timeout ?? options.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_S;
       const result = await options.backend.run(input.command, {
-        cwd: oneOffDir ?? state.cwd,
+        cwd,
         timeoutMs: timeoutSeconds * 1000,
         signal: ctx.signal,
         outputLimit,
@@ -76,6 +74,23 @@ export function createTerminalTool(options: TerminalToolOptions) {
       return { content: [output, `[exit code ${result.exitCode}]`, ...notes].join('\n'), isError: result.timedOut };
     },
   });
+}
+
+function refusal(outcome: ApprovalOutcome): string {
+  const why = outcome.classification.reasons.join('; ') || 'flagged by policy';
+  const verdicts: Record<string, string> = {
+    hardline: 'is blocked: it is never allowed',
+    timeout: 'was not approved in time',
+    no_surface: 'needs approval and no one is there to approve it',
+    origin_denied: 'needs approval, and this session (a subagent or a scheduled job) may not ask for it',
+    smart_denied: 'was judged unsafe by the approval reviewer',
+  };
+  return `Command not run. It ${verdicts[outcome.reason] ?? 'was denied by the user'} (${why}). Try a safer way, or ask the user.`;
+}
+
+function oneLine(command: string): string {
+  const line = command.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
 
 function sessionState(ctx: ToolContext): TerminalState {

@@ -2,6 +2,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define.js';
+import { fileWriteRefusal } from './file-approval.js';
 import { displayPath, resolveToolPath } from './tool-paths.js';
 
 const Input = z.object({
@@ -23,6 +24,8 @@ export const writeFileTool = defineTool({
       throw err;
     });
     if (existing?.isDirectory()) return { isError: true, content: `${shown} is a directory; give a file path.` };
+    const refused = await fileWriteRefusal(ctx, absolute);
+    if (refused !== null) return { isError: true, content: refused };
     await ctx.checkpoint?.({ reason: `before write_file ${shown}`, paths: [absolute] });
     await mkdir(dirname(absolute), { recursive: true });
     await writeFile(absolute, input.content, 'utf8');

@@ -11,6 +11,8 @@ const CHOICES: { choice: z.infer<typeof ApprovalChoice>; label: MessageKey; clas
   { choice: 'deny', label: 'approval.deny', className: 'danger' },
 ];
 
+const TITLES = { command: 'approval.title', file_write: 'approval.titleFile', self_modification: 'approval.titleSelf' } as const;
+
 /**
  * The oldest unanswered approval, from any session. It fails closed: once `expiresAt` passes the engine has
  * already denied the command, so the buttons go and the modal says so instead of pretending it can still run.
@@ -28,7 +30,7 @@ export function ApprovalModal() {
   return (
     <div className="modal-backdrop">
       <div className="modal" role="dialog" aria-modal="true" aria-labelledby="approval-title" data-testid="approval-modal" data-approval-id={approval.id}>
-        <h2 id="approval-title">{t('approval.title')}</h2>
+        <h2 id="approval-title">{t(TITLES[approval.kind])}</h2>
         <pre className="approval-command" data-testid="approval-command">
           {approval.command}
         </pre>

@@ -38,6 +38,8 @@ export interface PendingApproval {
   sessionId: string;
   command: string;
   reasons: string[];
+  /** What is asked about; the modal's title says it. */
+  kind: 'command' | 'file_write' | 'self_modification';
   expiresAt: number;
 }
 
@@ -141,7 +143,7 @@ export function reduceAgentEvent(state: ChatState, sessionId: string, event: Age
   if (sessionId !== state.sessionId) {
     // Another session (quick prompt, a background job): only its questions for the user matter here.
     if (event.type === 'approval_request') {
-      return { ...state, approvals: [...state.approvals, { id: event.id, sessionId, command: event.command, reasons: event.reasons, expiresAt: event.expiresAt }] };
+      return { ...state, approvals: [...state.approvals, { id: event.id, sessionId, command: event.command, reasons: event.reasons, kind: event.kind ?? 'command', expiresAt: event.expiresAt }] };
     }
     if (event.type === 'approval_resolved') return { ...state, approvals: state.approvals.filter((a) => a.id !== event.id) };
     return state;
@@ -179,7 +181,7 @@ export function reduceAgentEvent(state: ChatState, sessionId: string, event: Age
       return {
         ...state,
         phase: 'waiting-for-user',
-        approvals: [...state.approvals, { id: event.id, sessionId, command: event.command, reasons: event.reasons, expiresAt: event.expiresAt }],
+        approvals: [...state.approvals, { id: event.id, sessionId, command: event.command, reasons: event.reasons, kind: event.kind ?? 'command', expiresAt: event.expiresAt }],
       };
     case 'approval_resolved':
       return afterAnswer(withItem({ ...state, approvals: state.approvals.filter((a) => a.id !== event.id) }, { kind: 'notice', event }));

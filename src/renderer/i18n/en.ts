@@ -79,6 +79,8 @@ export const en = {
   'review.cancelled': 'Background review cancelled.',
 
   'approval.title': 'Approve this command?',
+  'approval.titleFile': 'Allow writing this file?',
+  'approval.titleSelf': 'Allow Hearth to change itself?',
   'approval.why': 'Why it was flagged',
   'approval.once': 'Allow once',
   'approval.session': 'Allow this session',

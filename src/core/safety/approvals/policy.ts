@@ -44,6 +44,8 @@ export interface ApprovalPolicyOptions {
    * per check, so it can give each session's current directory; a check's own `cwd` wins over both.
    */
   detectorContext?: DetectorContext | ((sessionId: string) => DetectorContext);
+  /** Where file tools write (always this machine, whatever the terminal backend); default: `detectorContext`. */
+  fileContext?: DetectorContext;
   /**
    * Commands run in a disposable sandbox (a container backend with `auto_approve`): commands that are not
    * hardline run without asking, because they can only harm the sandbox and the mounted workspace. File
@@ -115,8 +117,10 @@ export class ApprovalPolicyBroker implements ApprovalBroker {
     const kind = options.kind ?? 'command';
     if (kind === 'self_modification') return { verdict: 'dangerous', reasons: [REASONS.selfModification] };
     const base = this.options.detectorContext;
-    const context = { ...(typeof base === 'function' ? base(sessionId) : base), ...(options.cwd === undefined ? {} : { cwd: options.cwd }) };
-    return kind === 'file_write' ? classifyFileWrite(command, context) : (this.options.classify ?? classifyCommand)(command, context);
+    const commandContext = typeof base === 'function' ? base(sessionId) : base;
+    if (kind === 'file_write') return classifyFileWrite(command, this.options.fileContext ?? commandContext);
+    const context = { ...commandContext, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) };
+    return (this.options.classify ?? classifyCommand)(command, context);
   }
 
   async check(sessionId: string, command: string, signal: AbortSignal, options: CheckOptions = {}): Promise<ApprovalOutcome> {
