@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UiEvent } from '../src/shared/contract.js';
@@ -15,9 +16,12 @@ afterEach(async () => {
   app = null;
 });
 
-/** Every turn runs `rm -rf victim` once, then reports. */
+/** Outside the workspace: a recursive delete inside it is routine and never asks. */
+const VICTIM = join(mkdtempSync(join(tmpdir(), 'hearth-outside-')), 'victim');
+
+/** Every turn runs `rm -rf <victim>` once, then reports. */
 const deleteVictim = (_req: unknown, index: number) =>
-  index % 2 === 0 ? { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf victim' } }] } : { text: 'done' };
+  index % 2 === 0 ? { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${VICTIM}` } }] } : { text: 'done' };
 
 async function turn(harness: AppHarness): Promise<UiEvent[]> {
   const from = harness.events.length;
@@ -40,11 +44,10 @@ async function turnDenyingWhenAsked(harness: AppHarness): Promise<void> {
 
 const asked = (events: UiEvent[]) => events.some((e) => e.channel === 'agent' && e.event.type === 'approval_request');
 
-function makeVictim(harness: AppHarness): string {
-  const victim = join(harness.workspace, 'victim');
-  mkdirSync(victim, { recursive: true });
-  writeFileSync(join(victim, 'keep.txt'), 'x');
-  return victim;
+function makeVictim(_harness: AppHarness): string {
+  mkdirSync(VICTIM, { recursive: true });
+  writeFileSync(join(VICTIM, 'keep.txt'), 'x');
+  return VICTIM;
 }
 
 describe('approval settings apply live', () => {

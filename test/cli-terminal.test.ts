@@ -17,13 +17,15 @@ afterEach(async () => {
  * not delivered, or a denial that still runs the command.
  */
 async function answerApproval(answer: string): Promise<{ output: string; code: number | null; victimExists: boolean }> {
+  // Outside the workspace: a recursive delete inside it is routine and would not ask.
+  const victim = join(mkdtempSync(join(tmpdir(), 'hearth-outside-')), 'victim');
   const server = await startScriptedOpenAIServer([
-    { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf victim' } }] },
+    { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${victim}` } }] },
     { text: 'finished' },
   ]);
   servers.push(server);
   const cwd = mkdtempSync(join(tmpdir(), 'hearth-ws-'));
-  mkdirSync(join(cwd, 'victim'));
+  mkdirSync(victim);
   const child = spawnHearthOnTerminal(['run', 'clean up', '--model', 'openai:s', '--base-url', server.url], { env: freshHomeEnv(), cwd });
   let output = '';
   let answered = false;
@@ -44,13 +46,13 @@ async function answerApproval(answer: string): Promise<{ output: string; code: n
       resolve(exitCode);
     });
   });
-  return { output, code, victimExists: existsSync(join(cwd, 'victim')) };
+  return { output, code, victimExists: existsSync(victim) };
 }
 
 describe('approvals on a terminal', () => {
   it('asks, and runs the command once approved', async () => {
     const result = await answerApproval('o');
-    expect(result.output).toContain('Approval needed: rm -rf victim');
+    expect(result.output).toMatch(/Approval needed: rm -rf \S+\/victim/);
     expect(result.code).toBe(0);
     expect(result.victimExists).toBe(false);
     expect(result.output).toContain('finished');
@@ -58,7 +60,7 @@ describe('approvals on a terminal', () => {
 
   it('asks, and never runs the command when denied', async () => {
     const result = await answerApproval('d');
-    expect(result.output).toContain('Approval needed: rm -rf victim');
+    expect(result.output).toMatch(/Approval needed: rm -rf \S+\/victim/);
     expect(result.code).toBe(0);
     expect(result.victimExists).toBe(true);
   });

@@ -19,12 +19,15 @@ interface WireMessage {
   content: string | null;
 }
 
-/** Greets; asked to clean up, runs `rm -rf victim` (a flagged command) and then reports what the tool said. */
+/** Outside the workspace: a recursive delete inside it is routine and never asks. */
+const VICTIM = join(mkdtempSync(join(tmpdir(), 'hearth-outside-')), 'victim');
+
+/** Greets; asked to clean up, runs `rm -rf <victim>` (a flagged command) and then reports what the tool said. */
 function script(body: unknown): ScriptedTurn {
   const messages = (body as { messages: WireMessage[] }).messages;
   const last = messages.at(-1)!;
   if (last.role === 'tool') return { text: `Tool said: ${last.content}` };
-  if (last.content?.includes('clean up')) return { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf victim' } }] };
+  if (last.content?.includes('clean up')) return { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${VICTIM}` } }] };
   return { text: 'Hello over the socket, streamed in pieces.' };
 }
 
@@ -96,14 +99,14 @@ describe('the WebSocket contract', () => {
   // The approval path a user depends on: a flagged command must not run unless they approve it.
   it('a flagged terminal command asks first: deny leaves the files alone, approve runs it', async () => {
     const client = await connect();
-    const victim = join(app.workspace, 'victim');
+    const victim = VICTIM;
     mkdirSync(victim);
     writeFileSync(join(victim, 'keep.txt'), 'x');
 
     const denied = await runTurn(client, 'please clean up');
     const ask = await client.waitForEvent((e) => e.channel === 'agent' && e.sessionId === denied && e.event.type === 'approval_request');
     const request = ask.channel === 'agent' && ask.event.type === 'approval_request' ? ask.event : null;
-    expect(request?.command).toBe('rm -rf victim');
+    expect(request?.command).toBe(`rm -rf ${VICTIM}`);
     expect(request?.reasons.length).toBeGreaterThan(0);
     await expect(client.ok('approvals.answer', { id: request?.id, choice: 'deny' })).resolves.toEqual({ accepted: true });
     await client.waitForEvent(turnEnd(denied));
