@@ -40,6 +40,8 @@ export const BENCH_SYSTEM = buildSystemPrompt({
   startedAt: new Date(0),
 });
 export const BENCH_PROMPT = 'Write a long story about a lighthouse keeper and the sea.';
+/** Context window of every row: the prompt and 200 tokens fit with room to spare. */
+const BENCH_CONTEXT = 2048;
 
 export interface Throughput {
   tokens: number;
@@ -75,13 +77,21 @@ export async function measureModelEvents(run: () => AsyncIterable<ModelEvent>): 
   return { tokens, seconds, tokensPerSecond: seconds > 0 ? (tokens - 1) / seconds : 0 };
 }
 
-async function measureRawSession(modelPath: string, threads: number, maxTokens: number, reps: number): Promise<Throughput[]> {
+/** One way of decoding the bench prompt, measured a repetition at a time so the rows can be interleaved. */
+interface Runner {
+  label: string;
+  once(rep: number): Promise<Throughput>;
+  close(): Promise<void>;
+}
+
+/** (a) A `LlamaChatSession` in this process. */
+async function rawSessionRunner(modelPath: string, threads: number, maxTokens: number): Promise<Runner> {
   const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error, maxThreads: threads });
   const model = await llama.loadModel({ modelPath });
-  const context = await model.createContext({ contextSize: 2048, threads });
-  const results: Throughput[] = [];
-  try {
-    for (let i = 0; i <= reps; i++) {
+  const context = await model.createContext({ contextSize: BENCH_CONTEXT, threads });
+  return {
+    label: '(a) raw LlamaChatSession',
+    async once() {
       const sequence = context.getSequence();
       const session = new LlamaChatSession({ contextSequence: sequence, systemPrompt: BENCH_SYSTEM });
       let first: number | undefined;
@@ -95,42 +105,39 @@ async function measureRawSession(modelPath: string, threads: number, maxTokens: 
         },
       });
       const seconds = first === undefined ? 0 : (performance.now() - first) / 1000;
-      if (i > 0) results.push({ tokens, seconds, tokensPerSecond: seconds > 0 ? (tokens - 1) / seconds : 0 });
       session.dispose();
       sequence.dispose();
-    }
-  } finally {
-    await context.dispose();
-    await model.dispose();
-    await llama.dispose();
-  }
-  return results;
+      return { tokens, seconds, tokensPerSecond: seconds > 0 ? (tokens - 1) / seconds : 0 };
+    },
+    async close() {
+      await context.dispose();
+      await model.dispose();
+      await llama.dispose();
+    },
+  };
 }
 
-async function measureLocalModel(modelPath: string, threads: number, maxTokens: number, reps: number): Promise<Throughput[]> {
-  const local = new LocalModel({ modelPath, threads, gpu: false, contextSize: 2048, maxSessions: 1 });
-  const results: Throughput[] = [];
-  try {
-    for (let i = 0; i <= reps; i++) {
-      const result = await measureModelEvents(() =>
+/** (b) `LocalModel`: the model host child process, Hermes prompt, IPC per token. */
+function localModelRunner(modelPath: string, threads: number, maxTokens: number): Runner {
+  const local = new LocalModel({ modelPath, threads, gpu: false, contextSize: BENCH_CONTEXT, maxSessions: 1 });
+  return {
+    label: '(b) LocalModel via model host',
+    once: (rep) =>
+      measureModelEvents(() =>
         local.stream(
           {
             messages: [{ role: 'system', content: BENCH_SYSTEM }, { role: 'user', content: BENCH_PROMPT }],
             tools: [],
             // A fresh session each repetition, like the raw side: the prompt is evaluated every time.
-            sessionKey: `bench-${i}`,
+            sessionKey: `bench-${rep}`,
             maxTokens,
             temperature: 0,
           },
           new AbortController().signal,
         ),
-      );
-      if (i > 0) results.push(result);
-    }
-  } finally {
-    await local.dispose();
-  }
-  return results;
+      ),
+    close: () => local.dispose(),
+  };
 }
 
 /**
@@ -138,27 +145,20 @@ async function measureLocalModel(modelPath: string, threads: number, maxTokens: 
  * encrypted store, events through the host's channel. No tools are registered: with this test
  * model's one-character-per-token vocabulary the default toolset's schemas alone are ~6.6k tokens,
  * and decoding after a longer prompt is slower for reasons that are not loop overhead. (a) and (b)
- * get the agent's own system prompt, so all three decode after a prompt of the same length. The only
- * bench-specific piece caps the answer at `maxTokens`, as (a) and (b) are capped.
+ * get the agent's own system prompt and every row the same context size, so all three decode the
+ * same way. The only bench-specific piece caps the answer at `maxTokens`, as (a) and (b) are capped.
  */
-async function measureAgentLoop(modelPath: string, threads: number, maxTokens: number, reps: number): Promise<Throughput[]> {
-  const local = new LocalModel({ modelPath, threads, gpu: false, contextSize: 4096, maxSessions: 1 });
+function agentLoopRunner(modelPath: string, threads: number, maxTokens: number): Runner {
+  const local = new LocalModel({ modelPath, threads, gpu: false, contextSize: BENCH_CONTEXT, maxSessions: 1 });
   const capped: ChatModel = { id: local.id, stream: (request, signal) => local.stream({ ...request, maxTokens, temperature: 0 }, signal) };
   const home = mkdtempSync(join(tmpdir(), 'hearth-bench-agent-'));
   const db = openDatabase({ path: join(home, 'state.db'), key: randomBytes(32) });
   migrateStore(db);
   const store = new SqliteSessionStore(db);
-  const host = new AgentHost({
-    store,
-    model: capped,
-    tools: new ToolRegistry([]),
-    approvals: new ApprovalPolicyBroker(),
-    home,
-    workspace: home,
-  });
-  const results: Throughput[] = [];
-  try {
-    for (let i = 0; i <= reps; i++) {
+  const host = new AgentHost({ store, model: capped, tools: new ToolRegistry([]), approvals: new ApprovalPolicyBroker(), home, workspace: home });
+  return {
+    label: '(c) agent loop (AgentHost + store)',
+    async once() {
       const sessionId = host.startSession({ source: 'cli' });
       let first: number | undefined;
       let end = 0;
@@ -169,33 +169,50 @@ async function measureAgentLoop(modelPath: string, threads: number, maxTokens: n
         if (event.type === 'turn_end') end = performance.now();
       }
       const seconds = first === undefined ? 0 : (end - first) / 1000;
-      if (i > 0) results.push({ tokens, seconds, tokensPerSecond: seconds > 0 ? (tokens - 1) / seconds : 0 });
-    }
-  } finally {
-    await host.close();
-    await local.dispose();
-    store.close();
-  }
-  return results;
+      return { tokens, seconds, tokensPerSecond: seconds > 0 ? (tokens - 1) / seconds : 0 };
+    },
+    async close() {
+      await host.close();
+      await local.dispose();
+      store.close();
+    },
+  };
 }
 
 function summarize(label: string, runs: Throughput[]): number {
-  const rates = runs.map((r) => r.tokensPerSecond);
+  const rates = runs.map((r) => r.tokensPerSecond).sort((x, y) => x - y);
+  const median = rates[Math.floor(rates.length / 2)] ?? 0;
   const mean = rates.reduce((a, b) => a + b, 0) / Math.max(1, rates.length);
-  console.log(`${label.padEnd(34)} ${mean.toFixed(1).padStart(7)} tok/s   runs: ${runs.map((r) => `${r.tokens} tok/${r.seconds.toFixed(2)}s`).join(', ')}`);
-  return mean;
+  console.log(`${label.padEnd(34)} median ${median.toFixed(1).padStart(5)} tok/s  mean ${mean.toFixed(1).padStart(5)}   runs (s): ${runs.map((r) => r.seconds.toFixed(2)).join(', ')}`);
+  return median;
 }
 
+/**
+ * The rows take turns (a b c, b c a, c a b, …) instead of running one block each: on a shared machine the
+ * speed drifts by more than the overhead measured (blocks of the same row differed by 15% between runs),
+ * and interleaving spreads that drift over every row alike.
+ */
 async function main(): Promise<void> {
   const threads = Number(process.env.BENCH_THREADS ?? defaultLocalThreads());
   const maxTokens = Number(process.env.BENCH_MAX_TOKENS ?? 200);
-  const reps = Number(process.env.BENCH_REPS ?? 3);
+  const reps = Number(process.env.BENCH_REPS ?? 5);
   const modelPath = ensureBenchModel();
-  console.log(`local decode throughput — ${modelPath}, threads=${threads}, maxTokens=${maxTokens}, ${reps} runs after 1 warm-up each`);
-  const raw = summarize('(a) raw LlamaChatSession', await measureRawSession(modelPath, threads, maxTokens, reps));
-  const host = summarize('(b) LocalModel via model host', await measureLocalModel(modelPath, threads, maxTokens, reps));
-  const agent = summarize('(c) agent loop (AgentHost + store)', await measureAgentLoop(modelPath, threads, maxTokens, reps));
-  console.log(`ratio b/a: ${(host / raw).toFixed(3)}   ratio c/a: ${(agent / raw).toFixed(3)} (target ≥ 0.95)`);
+  console.log(`local decode throughput — ${modelPath}, threads=${threads}, maxTokens=${maxTokens}, context=${BENCH_CONTEXT}, ${reps} interleaved runs after 1 warm-up each`);
+  const runners = [await rawSessionRunner(modelPath, threads, maxTokens), localModelRunner(modelPath, threads, maxTokens), agentLoopRunner(modelPath, threads, maxTokens)];
+  const results: Throughput[][] = runners.map(() => []);
+  try {
+    for (const runner of runners) await runner.once(-1);
+    for (let rep = 0; rep < reps; rep++) {
+      for (let k = 0; k < runners.length; k++) {
+        const index = (rep + k) % runners.length;
+        results[index]!.push(await runners[index]!.once(rep));
+      }
+    }
+  } finally {
+    for (const runner of runners) await runner.close();
+  }
+  const [raw, host, agent] = runners.map((runner, i) => summarize(runner.label, results[i]!)) as [number, number, number];
+  console.log(`median ratio b/a: ${(host / raw).toFixed(3)}   c/a: ${(agent / raw).toFixed(3)} (target ≥ 0.95)`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
