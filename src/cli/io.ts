@@ -1,3 +1,5 @@
+import { redactingLogger, redactorFromEnvironment } from '../core/safety/secrets/redact.js';
+
 /** The process edges a command uses, passed in so commands run the same under tests and in a terminal. */
 export interface CliIO {
   out(text: string): void;
@@ -10,9 +12,11 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
+  // Errors and warnings can quote what a provider or a command said: known secrets and key formats go out redacted.
+  const redactor = redactorFromEnvironment(process.env);
   return {
     out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    err: redactingLogger(redactor, (text) => process.stderr.write(text)),
     env: process.env,
     cwd: process.cwd(),
     stdin: process.stdin,

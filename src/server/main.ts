@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { openAppService } from '../core/app/open-app-service.js';
 import { openEngine } from '../core/engine.js';
 import { errorMessage } from '../core/errors.js';
+import { redactingLogger, redactorFromEnvironment, type Redactor } from '../core/safety/secrets/redact.js';
 import { openBrowser } from './open-browser.js';
 import { startWebServer } from './web-server.js';
 
@@ -31,7 +32,10 @@ const DUPLICATE_SIGNAL_MS = 1000;
 const RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 async function serve(options: ServeOptions): Promise<number> {
-  const err = (line: string) => process.stderr.write(`${line}\n`);
+  // Known secrets and key formats never reach the log in clear (the engine's own redactor also knows keychain keys).
+  const envRedactor = redactorFromEnvironment(process.env);
+  let redactor: Pick<Redactor, 'redact'> = envRedactor;
+  const err = redactingLogger({ redact: (text) => redactor.redact(text) }, (line) => process.stderr.write(`${line}\n`));
   const engine = await openEngine({
     env: process.env,
     workspace: options.workspace,
@@ -39,6 +43,7 @@ async function serve(options: ServeOptions): Promise<number> {
     overrides: Object.fromEntries(Object.entries(options.overrides).filter(([, v]) => v !== undefined)),
     onWarning: (message) => err(`warning: ${message}`),
   });
+  redactor = engine.redactor ?? envRedactor;
   const app = openAppService(engine, { source: 'web', env: process.env });
   const shutdown = async () => {
     await app.close();
