@@ -6,6 +6,7 @@ import type { ExecOptions, ExecResult, ExecutionBackend } from './backend.js';
 import { daytonaError, missingKeyError } from './daytona-errors.js';
 import { daytonaCommand, newRunIds } from './daytona-run-script.js';
 import { MarkedStdout, killScript } from './docker-run-script.js';
+import { SessionSandboxes } from './session-sandboxes.js';
 import { HeadTailBuffer } from './output-cap.js';
 
 type DaytonaSection = HearthConfig['terminal']['daytona'];
@@ -40,7 +41,7 @@ const SERVER_TIMEOUT_MARGIN_S = 30;
 export class DaytonaBackend implements ExecutionBackend {
   readonly name = 'daytona';
   private client: Promise<Daytona> | null = null;
-  private readonly sandboxes = new Map<string, Promise<Sandbox>>();
+  private readonly sandboxes = new SessionSandboxes<Sandbox>((sessionId) => this.createSandbox(sessionId));
   private readonly killGraceMs: number;
   private readonly readSecret: (account: string) => string | null;
 
@@ -55,7 +56,7 @@ export class DaytonaBackend implements ExecutionBackend {
   async run(command: string, options: ExecOptions): Promise<ExecResult> {
     const { signal } = options;
     if (signal.aborted) throw abortError(signal);
-    const sandbox = await this.sandboxFor(options.sessionId ?? DEFAULT_SESSION);
+    const sandbox = await this.sandboxes.get(options.sessionId ?? DEFAULT_SESSION);
     if (signal.aborted) throw abortError(signal);
     const ids = newRunIds();
     const text = daytonaCommand({ command, cwd: options.cwd, env: options.env ?? {}, ...(options.stdin === undefined ? {} : { stdin: options.stdin }), ...ids }, ids.stdinFile);
@@ -110,34 +111,17 @@ export class DaytonaBackend implements ExecutionBackend {
 
   /** Deletes the session's sandbox. Unknown ids (and sandboxes already gone) are fine. */
   async endSession(sessionId: string): Promise<void> {
-    const pending = this.sandboxes.get(sessionId);
-    if (pending === undefined) return;
-    this.sandboxes.delete(sessionId);
-    await this.deleteSandbox(pending);
+    const sandbox = await this.sandboxes.take(sessionId);
+    if (sandbox !== null) await this.deleteSandbox(sandbox);
   }
 
   /** Deletes every sandbox this backend created. Safe to call twice. */
   async dispose(): Promise<void> {
-    const all = [...this.sandboxes.values()];
-    this.sandboxes.clear();
-    await Promise.all(all.map((pending) => this.deleteSandbox(pending)));
+    await Promise.all((await this.sandboxes.takeAll()).map((sandbox) => this.deleteSandbox(sandbox)));
     const client = this.client;
     this.client = null;
     // A client that never opened (no key) has nothing to close; its error already reached the command that asked.
     if (client !== null) await (await client.catch(() => null))?.[Symbol.asyncDispose]();
-  }
-
-  private sandboxFor(sessionId: string): Promise<Sandbox> {
-    const existing = this.sandboxes.get(sessionId);
-    if (existing !== undefined) return existing;
-    const pending = this.createSandbox(sessionId);
-    this.sandboxes.set(sessionId, pending);
-    pending.catch((err: unknown) => {
-      // The caller gets this error from `pending` itself; here we only forget the attempt so the next command retries.
-      void err;
-      if (this.sandboxes.get(sessionId) === pending) this.sandboxes.delete(sessionId);
-    });
-    return pending;
   }
 
   private async createSandbox(sessionId: string): Promise<Sandbox> {
@@ -157,10 +141,7 @@ export class DaytonaBackend implements ExecutionBackend {
     }
   }
 
-  private async deleteSandbox(pending: Promise<Sandbox>): Promise<void> {
-    // A sandbox whose creation failed does not exist; that error already reached the command that asked for it.
-    const sandbox = await pending.catch(() => null);
-    if (sandbox === null) return;
+  private async deleteSandbox(sandbox: Sandbox): Promise<void> {
     try {
       await sandbox.delete();
     } catch (err) {

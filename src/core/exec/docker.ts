@@ -11,6 +11,7 @@ import {
 } from './docker-errors.js';
 import { collectExec, execExitCode, waitForStreamEnd } from './docker-exec-stream.js';
 import { killScript, wrapCommand } from './docker-run-script.js';
+import { SessionSandboxes } from './session-sandboxes.js';
 import { ownerLabel, removeStaleContainers } from './docker-stale.js';
 
 export type { DockerSandboxConfig } from './docker-container-spec.js';
@@ -55,7 +56,7 @@ export class DockerBackend implements ExecutionBackend {
   private readonly workspace: string;
   private readonly owner: string;
   private readonly killGraceMs: number;
-  private readonly containers = new Map<string, Promise<SessionContainer>>();
+  private readonly containers = new SessionSandboxes<SessionContainer>((sessionId) => this.createContainer(sessionId));
   /** Every container this backend created and has not removed, for dispose(). */
   private readonly created = new Map<string, Dockerode.Container>();
   private ready: Promise<number> | null = null;
@@ -74,7 +75,7 @@ export class DockerBackend implements ExecutionBackend {
     const { signal } = options;
     if (signal.aborted) throw abortError(signal);
     if (!isAbsolute(options.cwd)) throw new HearthError('tool_input_invalid', `working directory must be absolute: ${options.cwd}`);
-    const session = await this.sessionContainer(options.sessionId ?? DEFAULT_SESSION);
+    const session = await this.containers.get(options.sessionId ?? DEFAULT_SESSION);
     if (signal.aborted) throw abortError(signal);
 
     const runId = randomUUID();
@@ -132,44 +133,20 @@ export class DockerBackend implements ExecutionBackend {
 
   /** Removes the session's container (its /tmp and background processes go with it). */
   async endSession(sessionId: string): Promise<void> {
-    const pending = this.containers.get(sessionId);
-    if (pending === undefined) return;
-    this.containers.delete(sessionId);
-    let session: SessionContainer;
-    try {
-      session = await pending;
-    } catch (err) {
-      // The container was never created (that error already reached the command that asked for it): nothing to remove.
-      void err;
-      return;
-    }
-    await this.removeContainer(session.id);
+    const session = await this.containers.take(sessionId);
+    if (session !== null) await this.removeContainer(session.id);
   }
 
   /** Removes every container this backend created. Safe to call twice. */
   async dispose(): Promise<void> {
     // Creations still in flight would otherwise finish after dispose and leak their container.
-    await Promise.allSettled([...this.containers.values()]);
-    this.containers.clear();
+    await this.containers.takeAll();
     await Promise.all([...this.created.keys()].map((id) => this.removeContainer(id)));
   }
 
   /** Crash recovery, also run before the first container is created: see docker-stale.ts. */
   removeStaleContainers(): Promise<number> {
     return removeStaleContainers(this.docker);
-  }
-
-  private sessionContainer(sessionId: string): Promise<SessionContainer> {
-    const existing = this.containers.get(sessionId);
-    if (existing !== undefined) return existing;
-    const pending = this.createContainer(sessionId);
-    this.containers.set(sessionId, pending);
-    pending.catch((err: unknown) => {
-      // The caller receives this error from `pending` itself; here we only forget the failed attempt so the next command retries.
-      void err;
-      if (this.containers.get(sessionId) === pending) this.containers.delete(sessionId);
-    });
-    return pending;
   }
 
   private async createContainer(sessionId: string): Promise<SessionContainer> {
@@ -225,9 +202,7 @@ export class DockerBackend implements ExecutionBackend {
 
   /** The last resort when a command cannot be killed: the container goes, the next command gets a new one. */
   private async discard(session: SessionContainer): Promise<void> {
-    const current = this.containers.get(session.sessionId);
-    // A failed creation is not this session's container, so its error (already reported to its caller) does not matter here.
-    if (current !== undefined && (await current.catch(() => null)) === session) this.containers.delete(session.sessionId);
+    await this.containers.forget(session.sessionId, session);
     await this.removeContainer(session.id);
   }
 

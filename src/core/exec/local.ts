@@ -1,11 +1,12 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { constants as osConstants, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { HearthError, abortError } from '../errors.js';
 import type { ExecOptions, ExecResult, ExecutionBackend } from './backend.js';
 import { HeadTailBuffer } from './output-cap.js';
+import { runProcessGroup } from './process-group.js';
 
 export interface LocalBackendOptions {
   /** Environment every command starts from (default: this process's). */
@@ -13,9 +14,6 @@ export interface LocalBackendOptions {
   /** Time between SIGTERM and SIGKILL when a command is stopped (default 1 s, as Hermes does). */
   killGraceMs?: number;
 }
-
-/** After bash exits, how long to wait for its pipes to drain before giving up on them (a background job may hold them open). */
-const PIPE_DRAIN_MS = 200;
 
 /**
  * Runs each command as its own `bash -c` on this machine. The shell is spawned `detached`, so it
@@ -54,71 +52,30 @@ export class LocalBackend implements ExecutionBackend {
     this.tempDir = null;
   }
 
-  private spawnAndWait(script: string, cwdFile: string, options: ExecOptions): Promise<ExecResult> {
-    const { signal } = options;
-    const child = spawn('bash', ['-c', script], {
-      cwd: options.cwd,
-      // Pagers would wait forever for a keypress nobody can give.
-      env: { ...this.baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', ...options.env },
-      detached: true,
-      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
+  private async spawnAndWait(script: string, cwdFile: string, options: ExecOptions): Promise<ExecResult> {
     const output = new HeadTailBuffer(options.outputLimit);
-    const onData = (chunk: string): void => {
-      output.push(chunk);
-      options.onOutput?.(chunk);
+    const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
+    const onData = (text: string): void => {
+      if (text.length === 0) return;
+      output.push(text);
+      options.onOutput?.(text);
     };
-    child.stdout?.setEncoding('utf8').on('data', onData);
-    child.stderr?.setEncoding('utf8').on('data', onData);
-    if (options.stdin !== undefined && child.stdin) {
-      // EPIPE here only means the command exited without reading all of its input; its exit status says the rest.
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(options.stdin);
-    }
-
-    return new Promise<ExecResult>((resolve, reject) => {
-      let timedOut = false;
-      let stopped = false;
-      const stopGroup = (): void => {
-        if (stopped || child.pid === undefined) return;
-        stopped = true;
-        signalGroup(child.pid, 'SIGTERM');
-        const pid = child.pid;
-        // Not unref'd: a process that ignores SIGTERM must still die even if nothing else keeps Node alive.
-        setTimeout(() => signalGroup(pid, 'SIGKILL'), this.killGraceMs);
-      };
-      const timer = setTimeout(() => {
-        timedOut = true;
-        stopGroup();
-      }, options.timeoutMs);
-      const onAbort = (): void => stopGroup();
-      signal.addEventListener('abort', onAbort, { once: true });
-
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-      };
-      child.once('error', (err) => {
-        cleanup();
-        reject(new Error(`could not start bash: ${err.message}`, { cause: err }));
-      });
-      child.once('exit', (code, exitSignal) => {
-        cleanup();
-        void waitForPipes(child.stdout, child.stderr).then(() => {
-          if (signal.aborted) {
-            reject(abortError(signal));
-            return;
-          }
-          resolve({
-            exitCode: code ?? 128 + (exitSignal ? (osConstants.signals[exitSignal] ?? 0) : 0),
-            output: output.toString(),
-            timedOut,
-            truncated: output.truncated,
-            cwd: readFinalCwd(cwdFile) ?? options.cwd,
-          });
-        });
-      });
-    });
+    const exit = await runProcessGroup(
+      {
+        file: 'bash',
+        args: ['-c', script],
+        cwd: options.cwd,
+        // Pagers would wait forever for a keypress nobody can give.
+        env: { ...this.baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', ...options.env },
+        killGraceMs: this.killGraceMs,
+        onStdout: (chunk) => onData(decoders[0].write(chunk)),
+        onStderr: (chunk) => onData(decoders[1].write(chunk)),
+        spawnError: (err) => new Error(`could not start bash: ${err.message}`, { cause: err }),
+      },
+      options,
+    );
+    for (const decoder of decoders) onData(decoder.end());
+    return { exitCode: exit.exitCode, output: output.toString(), timedOut: exit.timedOut, truncated: output.truncated, cwd: readFinalCwd(cwdFile) ?? options.cwd };
   }
 
   private ensureTempDir(): string {
@@ -135,37 +92,6 @@ function assertDirectory(cwd: string): void {
     throw new HearthError('tool_input_invalid', `working directory does not exist: ${cwd}`, { cause: err });
   }
   if (!isDirectory) throw new HearthError('tool_input_invalid', `working directory is not a directory: ${cwd}`);
-}
-
-function signalGroup(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, sig);
-  } catch (err) {
-    // ESRCH: every process of the group has already exited, which is the goal.
-    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
-  }
-}
-
-function waitForPipes(...streams: (NodeJS.ReadableStream & { destroy?: () => void } | null)[]): Promise<void> {
-  const open = streams.filter((s): s is NodeJS.ReadableStream & { destroy?: () => void } => s !== null);
-  return new Promise((resolve) => {
-    let pending = open.length;
-    if (pending === 0) resolve();
-    const timer = setTimeout(() => {
-      // A background job (`server &`) still holds the pipe: stop reading rather than wait for it to exit.
-      for (const s of open) s.destroy?.();
-      resolve();
-    }, PIPE_DRAIN_MS);
-    for (const s of open) {
-      s.once('close', () => {
-        pending -= 1;
-        if (pending === 0) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    }
-  });
 }
 
 function readFinalCwd(file: string): string | null {

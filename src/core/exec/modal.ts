@@ -5,6 +5,7 @@ import { HearthError, abortError } from '../errors.js';
 import type { ExecOptions, ExecResult, ExecutionBackend } from './backend.js';
 import { wrapCommand } from './docker-run-script.js';
 import { killScript } from './docker-run-script.js';
+import { SessionSandboxes } from './session-sandboxes.js';
 import { modalServerUrl, newModalClient } from './modal-client.js';
 import { resolveModalCredentials } from './modal-credentials.js';
 import { isGone, modalError, type ModalErrorContext } from './modal-errors.js';
@@ -50,7 +51,7 @@ export class ModalBackend implements ExecutionBackend {
   private readonly env: NodeJS.ProcessEnv;
   private readonly readSecret: ((account: string) => string | null) | undefined;
   private readonly killGraceMs: number;
-  private readonly sandboxes = new Map<string, Promise<SessionSandbox>>();
+  private readonly sandboxes = new SessionSandboxes<SessionSandbox>((sessionId) => this.createSandbox(sessionId));
   /** Every sandbox this backend created and has not terminated, for dispose(). */
   private readonly created = new Map<string, SessionSandbox>();
   private connecting: Promise<{ client: ModalClient; app: App; context: ModalErrorContext }> | null = null;
@@ -67,7 +68,7 @@ export class ModalBackend implements ExecutionBackend {
   async run(command: string, options: ExecOptions): Promise<ExecResult> {
     const { signal } = options;
     if (signal.aborted) throw abortError(signal);
-    const session = await this.sessionSandbox(options.sessionId ?? DEFAULT_SESSION);
+    const session = await this.sandboxes.get(options.sessionId ?? DEFAULT_SESSION);
     const { context } = session;
     if (signal.aborted) throw abortError(signal);
 
@@ -116,43 +117,19 @@ export class ModalBackend implements ExecutionBackend {
 
   /** Terminates the session's sandbox (its /tmp and background processes go with it). */
   async endSession(sessionId: string): Promise<void> {
-    const pending = this.sandboxes.get(sessionId);
-    if (pending === undefined) return;
-    this.sandboxes.delete(sessionId);
-    let session: SessionSandbox;
-    try {
-      session = await pending;
-    } catch (err) {
-      // The sandbox was never created (that error already reached the command that asked for it): nothing to terminate.
-      void err;
-      return;
-    }
-    await this.terminate(session);
+    const session = await this.sandboxes.take(sessionId);
+    if (session !== null) await this.terminate(session);
   }
 
   /** Terminates every sandbox this backend created. Safe to call twice. */
   async dispose(): Promise<void> {
     // Creations still in flight would otherwise finish after dispose and leak their sandbox.
-    await Promise.allSettled([...this.sandboxes.values()]);
-    this.sandboxes.clear();
+    await this.sandboxes.takeAll();
     await Promise.all([...this.created.values()].map((session) => this.terminate(session)));
     const pending = this.connecting;
     this.connecting = null;
     // A connection that never opened has no client to close; its error already reached the run that asked for it.
     if (pending !== null) (await pending.catch(() => null))?.client.close();
-  }
-
-  private sessionSandbox(sessionId: string): Promise<SessionSandbox> {
-    const existing = this.sandboxes.get(sessionId);
-    if (existing !== undefined) return existing;
-    const pending = this.createSandbox(sessionId);
-    this.sandboxes.set(sessionId, pending);
-    pending.catch((err: unknown) => {
-      // The caller receives this error from `pending` itself; here we only forget the failed attempt so the next command retries.
-      void err;
-      if (this.sandboxes.get(sessionId) === pending) this.sandboxes.delete(sessionId);
-    });
-    return pending;
   }
 
   private async createSandbox(sessionId: string): Promise<SessionSandbox> {
@@ -204,9 +181,7 @@ export class ModalBackend implements ExecutionBackend {
 
   /** The last resort when a command cannot be killed: the sandbox goes, the next command gets a new one. */
   private async discard(session: SessionSandbox): Promise<void> {
-    const current = this.sandboxes.get(session.sessionId);
-    // A failed creation is not this session's sandbox, so its error (already reported to its caller) does not matter here.
-    if (current !== undefined && (await current.catch(() => null)) === session) this.sandboxes.delete(session.sessionId);
+    await this.sandboxes.forget(session.sessionId, session);
     await this.terminate(session);
   }
 

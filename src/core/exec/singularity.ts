@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { constants as osConstants } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { HearthConfig } from '../config/schema.js';
@@ -8,6 +6,7 @@ import { HearthError, abortError } from '../errors.js';
 import type { ExecOptions, ExecResult, ExecutionBackend } from './backend.js';
 import { MarkedStdout } from './docker-run-script.js';
 import { HeadTailBuffer } from './output-cap.js';
+import { runProcessGroup } from './process-group.js';
 import {
   containerScript, resolveSingularityBinary, singularityExecArgs, startDirectory, type SingularityBinaryChoice,
 } from './singularity-command.js';
@@ -28,8 +27,6 @@ export interface SingularityBackendOptions {
   killGraceMs?: number;
 }
 
-/** After the CLI exits, how long its pipes may stay open (a background job holding them) before we stop reading. */
-const PIPE_DRAIN_MS = 200;
 /**
  * The container's own PATH and HOME apply: the host's PATH names host directories, and HOME is not bound
  * (`--no-home`). PWD would contradict `--pwd`.
@@ -85,76 +82,39 @@ export class SingularityBackend implements ExecutionBackend {
     return { ...env, PAGER: 'cat', GIT_PAGER: 'cat', ...extra };
   }
 
-  private spawnAndWait(binary: string, args: string[], marker: string, options: ExecOptions): Promise<ExecResult> {
-    const { signal } = options;
-    const child = spawn(binary, args, {
-      cwd: this.workspace,
-      env: this.cliEnv,
-      detached: true,
-      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
+  private async spawnAndWait(binary: string, args: string[], marker: string, options: ExecOptions): Promise<ExecResult> {
     const output = new HeadTailBuffer(options.outputLimit);
     const emit = (text: string): void => {
+      if (text.length === 0) return;
       output.push(text);
       options.onOutput?.(text);
     };
     const stdout = new MarkedStdout(marker, emit);
     const stderr = new StringDecoder('utf8');
-    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => {
-      const text = stderr.write(chunk);
-      if (text.length > 0) emit(text);
-    });
-    if (options.stdin !== undefined && child.stdin) {
-      // EPIPE here only means the command exited without reading all of its input; its exit status says the rest.
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(options.stdin);
-    }
-
-    return new Promise<ExecResult>((resolvePromise, reject) => {
-      let timedOut = false;
-      let stopped = false;
-      const stopGroup = (): void => {
-        if (stopped || child.pid === undefined) return;
-        stopped = true;
-        const pid = child.pid;
-        signalGroup(pid, 'SIGTERM');
-        // Not unref'd: a process that ignores SIGTERM must still die even if nothing else keeps Node alive.
-        setTimeout(() => signalGroup(pid, 'SIGKILL'), this.killGraceMs);
-      };
-      const timer = setTimeout(() => {
-        timedOut = true;
-        stopGroup();
-      }, options.timeoutMs);
-      signal.addEventListener('abort', stopGroup, { once: true });
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', stopGroup);
-      };
-      child.once('error', (err) => {
-        cleanup();
-        reject(new HearthError('backend_unavailable', `could not start ${binary}: ${err.message}`, { cause: err }));
-      });
-      child.once('exit', (code, exitSignal) => {
-        cleanup();
-        void drainPipes(child.stdout, child.stderr).then(() => {
-          stdout.end();
-          const rest = stderr.end();
-          if (rest.length > 0) emit(rest);
-          if (signal.aborted) return reject(abortError(signal));
-          const status = stdout.status;
-          const processCode = code ?? 128 + (exitSignal ? (osConstants.signals[exitSignal] ?? 0) : 0);
-          resolvePromise({
-            // Without the trap line the shell never finished (killed) or the CLI failed before it ran; its own status says which.
-            exitCode: status !== null && !timedOut ? status.exitCode : processCode,
-            output: output.toString(),
-            timedOut,
-            truncated: output.truncated,
-            cwd: status !== null && status.cwd !== '' ? status.cwd : options.cwd,
-          });
-        });
-      });
-    });
+    const exit = await runProcessGroup(
+      {
+        file: binary,
+        args,
+        cwd: this.workspace,
+        env: this.cliEnv,
+        killGraceMs: this.killGraceMs,
+        onStdout: (chunk) => stdout.push(chunk),
+        onStderr: (chunk) => emit(stderr.write(chunk)),
+        spawnError: (err) => new HearthError('backend_unavailable', `could not start ${binary}: ${err.message}`, { cause: err }),
+      },
+      options,
+    );
+    stdout.end();
+    emit(stderr.end());
+    const status = stdout.status;
+    return {
+      // Without the trap line the shell never finished (killed) or the CLI failed before it ran; its own status says which.
+      exitCode: status !== null && !exit.timedOut ? status.exitCode : exit.exitCode,
+      output: output.toString(),
+      timedOut: exit.timedOut,
+      truncated: output.truncated,
+      cwd: status !== null && status.cwd !== '' ? status.cwd : options.cwd,
+    };
   }
 }
 
@@ -182,33 +142,3 @@ export function createSingularityBackend(
   });
 }
 
-function signalGroup(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, sig);
-  } catch (err) {
-    // ESRCH: every process of the group has already exited, which is the goal.
-    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
-  }
-}
-
-function drainPipes(...streams: (NodeJS.ReadableStream & { destroy?: () => void } | null)[]): Promise<void> {
-  const open = streams.filter((s): s is NodeJS.ReadableStream & { destroy?: () => void } => s !== null && !(s as { closed?: boolean }).closed);
-  return new Promise((done) => {
-    let pending = open.length;
-    if (pending === 0) return done();
-    const timer = setTimeout(() => {
-      // A background job (`server &`) still holds the pipe: stop reading rather than wait for it to exit.
-      for (const s of open) s.destroy?.();
-      done();
-    }, PIPE_DRAIN_MS);
-    for (const s of open) {
-      s.once('close', () => {
-        pending -= 1;
-        if (pending === 0) {
-          clearTimeout(timer);
-          done();
-        }
-      });
-    }
-  });
-}
