@@ -93,6 +93,28 @@ describe('desktop and web (the app service both transports call)', () => {
   });
 });
 
+describe('smart mode through the engine (approvals.mode: smart, the chat model judges)', () => {
+  it('the judge\'s approve runs the command unasked; the verdict is in the audit log', async () => {
+    const victim = join(outsideDir(), 'victim');
+    mkdirSync(victim);
+    let turn = 0;
+    app = await startAppHarness(
+      (req: unknown) => {
+        const messages = (req as { messages: { role: string; content: string }[] }).messages;
+        // The judge's request is its own conversation: a system prompt about reviewing actions.
+        if (messages[0]?.content.includes('You review actions')) return { text: '{"decision": "approve", "reason": "a temporary folder"}' };
+        return turn++ === 0 ? { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${victim}` } }] } : { text: 'done' };
+      },
+      { configExtra: '  mode: smart\n' },
+    );
+    const { request, ended } = await sendAndWaitForQuestion(app, 'clean up');
+    await expect.poll(ended, { timeout: 20_000 }).toBe(true);
+    expect(request).toBeUndefined();
+    expect(existsSync(victim)).toBe(false);
+    expect(app.engine.audit.list(1)[0]).toMatchObject({ decision: 'smart_approved', judged: 'approve: a temporary folder' });
+  });
+});
+
 describe('subagent and scheduled-job sessions', () => {
   it('a subagent session\'s dangerous command is refused without asking, and its hardline command never runs', async () => {
     const dir = outsideDir();

@@ -17,8 +17,7 @@ import { ApprovalAuditLog } from './safety/approvals/audit-log.js';
 import { ApprovalPolicyBroker } from './safety/approvals/policy.js';
 import { createModelJudge } from './safety/approvals/smart-judge.js';
 import { getSecret } from './safety/secrets/keychain.js';
-import type { Redactor} from './safety/secrets/redact.js';
-import { redactorFromEnvironment } from './safety/secrets/redact.js';
+import { redactorFromEnvironment, type Redactor } from './safety/secrets/redact.js';
 import { openStore } from './store/open-store.js';
 import type { SqliteSessionStore } from './store/session-store.js';
 import { createToolset, type ToolRegistry } from './tools/registry.js';
@@ -117,6 +116,15 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     },
   });
   const model = new SwitchableModel(createModelChain(modelContext(config, options.overrides)));
+  // Smart mode's judge: the configured reviewer model, or the chat model itself. Built even in manual mode,
+  // because settings can switch to smart while Hearth runs; a bad `approvals.smart_model` fails here, at start.
+  let judgeModel: ChatModel = model;
+  try {
+    if (config.approvals.smart_model !== undefined) judgeModel = createModelChain(modelContext(config, { model: config.approvals.smart_model }));
+  } catch (err) {
+    await model.dispose?.();
+    throw err;
+  }
 
   let store: SqliteSessionStore;
   let toolset: ToolRegistry;
@@ -147,6 +155,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     }
   } catch (err) {
     await model.dispose?.();
+    if (judgeModel !== model) await judgeModel.dispose?.();
     throw err;
   }
   for (const skipped of learning.skills.library().skipped) warn(`Skill not loaded: ${skipped.path}: ${skipped.reason}`);
@@ -159,9 +168,6 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     warn(`The skill curator could not run: ${errorMessage(err)}`);
   }
   const audit = new ApprovalAuditLog(store.db, redact);
-  // Smart mode's judge: the configured reviewer model, or the chat model itself. Built even in manual mode,
-  // because settings can switch to smart while Hearth runs.
-  const judgeModel = config.approvals.smart_model === undefined ? model : createModelChain(modelContext(config, { model: config.approvals.smart_model }));
   const approvals = new ApprovalPolicyBroker({
     mode: options.yolo ? 'off' : config.approvals.mode,
     // Deletes inside the workspace are everyday work; the detector needs to know where it is. A remote host's
