@@ -1,8 +1,9 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CheckpointManager, createCheckpointHook } from '../src/core/checkpoints/manager.js';
-import { projectRootFor } from '../src/core/checkpoints/project-root.js';
+import { isProjectFolder, projectRootFor } from '../src/core/checkpoints/project-root.js';
 import type { UserUpdate } from '../src/core/tools/define.js';
 import { patchTool } from '../src/core/tools/patch.js';
 import { writeFileTool } from '../src/core/tools/write-file.js';
@@ -107,5 +108,16 @@ describe('which project a change belongs to', () => {
     await runTool(writeFileTool, { path: join(other, 'README.md'), content: 'ours\n' }, ctx);
     expect(await manager.store.list(root)).toEqual([]);
     expect((await manager.store.list(other)).length).toBe(1);
+  });
+
+  it('the root, a home directory or a system directory is never snapshotted whole (catches `~/.bashrc` copying the home)', async () => {
+    expect(['/', '/home', '/etc', '/usr', '/root', '/home/someone', homedir()].filter((dir) => isProjectFolder(dir))).toEqual([]);
+    expect(isProjectFolder(join(homedir(), 'src', 'app'))).toBe(true);
+    const root = workspace({});
+    const { manager, notices } = wired(root);
+    const hook = createCheckpointHook(manager, { sessionId: 's1', workspace: root, notify: (u) => notices.push(u) });
+    await hook({ reason: 'before rm -rf x', cwd: '/' });
+    await hook({ reason: 'before rm y', cwd: '/' });
+    expect(notices).toEqual([{ kind: 'notice', level: 'info', message: expect.stringMatching(/^No checkpoint taken before rm -rf x: \/ is not a project folder/) }]);
   });
 });

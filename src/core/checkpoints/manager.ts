@@ -1,6 +1,6 @@
 import { errorMessage } from '../errors.js';
 import type { CheckpointRequest, UserUpdate } from '../tools/define.js';
-import { projectRootFor } from './project-root.js';
+import { isProjectFolder, projectRootFor } from './project-root.js';
 import type { Checkpoint, CheckpointStore } from './store.js';
 
 /**
@@ -72,6 +72,13 @@ export function createCheckpointHook(manager: CheckpointManager, options: Checkp
         : [projectRootFor(request.cwd ?? options.workspace, 'dir', options.workspace)],
     );
     for (const root of roots) {
+      if (!isProjectFolder(root)) {
+        // `~/.bashrc` or a command run in `/`: no project to snapshot, and copying a home or the whole disk is no checkpoint.
+        if (manager.firstReport(options.sessionId, root, 'not a project')) {
+          options.notify({ kind: 'notice', level: 'info', message: `No checkpoint taken ${request.reason}: ${root} is not a project folder (a checkpoint covers a workspace or a git repository).` });
+        }
+        continue;
+      }
       try {
         await manager.snapshotForTurn(options.sessionId, root, request.reason);
       } catch (err) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { ShadowLocation } from './git.js';
 
@@ -23,6 +24,15 @@ export function projectRootFor(path: string, kind: 'file' | 'dir', workspace: st
     if (existsSync(join(folder, '.git'))) return folder;
     if (dirname(folder) === folder) return start;
   }
+}
+
+/** Folders that are never snapshotted as a project: the root, a home directory, the system's own directories. */
+const NOT_PROJECTS = new Set(['/', '/home', '/root', '/usr', '/etc', '/var', '/opt', '/tmp', '/bin', '/sbin', '/lib', '/boot', '/srv', '/mnt', '/media', '/proc', '/sys', '/dev']);
+
+/** False for the root, the user's home and system directories, which a write outside any project would otherwise snapshot whole. */
+export function isProjectFolder(root: string, home = homedir()): boolean {
+  const absolute = resolve(root);
+  return !NOT_PROJECTS.has(absolute) && absolute !== resolve(home) && !/^\/home\/[^/]+$/.test(absolute);
 }
 
 /** The shadow store of a project: `<home>/checkpoints/<first 16 hex of sha256(root)>/`, one per project root. */
