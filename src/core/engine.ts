@@ -22,6 +22,9 @@ import { openStore } from './store/open-store.js';
 import type { SqliteSessionStore } from './store/session-store.js';
 import { createToolset, type ToolRegistry } from './tools/registry.js';
 
+/** Approval decisions kept in the audit log (about a year of heavy use). */
+const AUDIT_LOG_KEEP = 100_000;
+
 export interface EngineOptions {
   env: NodeJS.ProcessEnv;
   /** Where relative paths resolve and commands start (the CLI's cwd). */
@@ -168,6 +171,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     warn(`The skill curator could not run: ${errorMessage(err)}`);
   }
   const audit = new ApprovalAuditLog(store.db, redact);
+  audit.prune(AUDIT_LOG_KEEP);
   const approvals = new ApprovalPolicyBroker({
     mode: options.yolo ? 'off' : config.approvals.mode,
     // Deletes inside the workspace are everyday work; the detector needs to know where it is. A remote host's

@@ -36,12 +36,22 @@ interface AuditRow {
 export class ApprovalAuditLog {
   private readonly insert;
   private readonly recent;
+  private readonly trim;
 
   constructor(db: Database, private readonly redact: (text: string) => string = (text) => text) {
     this.insert = db.prepare(
       'INSERT INTO approval_log (at, session_id, kind, origin, command, verdict, reasons, approved, decision, judged) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.recent = db.prepare<[number], AuditRow>('SELECT * FROM approval_log ORDER BY at DESC, id DESC LIMIT ?');
+    this.trim = db.prepare<[number]>('DELETE FROM approval_log WHERE id <= (SELECT id FROM approval_log ORDER BY id DESC LIMIT 1 OFFSET ?)');
+  }
+
+  /**
+   * Keeps the newest `keep` records (the engine trims at start): a safe command is logged too, so years of use
+   * would otherwise grow the table without bound. Returns how many were dropped.
+   */
+  prune(keep: number): number {
+    return this.trim.run(keep).changes;
   }
 
   record(record: ApprovalRecord): void {
