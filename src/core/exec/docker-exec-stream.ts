@@ -1,129 +1,38 @@
 import type { Duplex } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import type Dockerode from 'dockerode';
 import { HearthError } from '../errors.js';
 import { DockerStreamDemuxer } from './docker-demux.js';
-import { MarkedStdout, type ShellStatus } from './docker-run-script.js';
-import { HeadTailBuffer } from './output-cap.js';
+import { ExecRun, type ExecOutcome, type ExecRunParams } from './exec-run.js';
 
-/** After the shell's EXIT-trap line, how long a background job may keep the stream open before we stop reading. */
-const PIPE_DRAIN_MS = 200;
-/** After the container was removed to stop a command, how long to wait for its stream to notice. */
-const FORCED_STREAM_CLOSE_MS = 2000;
-
-export interface CollectParams {
+export interface CollectParams extends ExecRunParams {
   stream: Duplex;
-  marker: string;
   stdin: string | undefined;
-  timeoutMs: number;
-  signal: AbortSignal;
-  outputLimit: number;
-  onOutput?: (chunk: string) => void;
-  /** Kills the command's process group; false (or a rejection) when it could not. */
-  stop: () => Promise<boolean>;
-  /** How long `stop` may take to end the stream before `forceStop` is used. */
-  stopGiveUpMs: number;
-  /** Ends the command by removing its container. */
-  forceStop: () => Promise<void>;
 }
 
-export interface CollectOutcome {
-  /** From the shell's EXIT trap; null when the shell was killed or its stdout was redirected away. */
-  status: ShellStatus | null;
-  output: string;
-  truncated: boolean;
-  timedOut: boolean;
-  /** We stopped it (timeout or interrupt). */
-  stopped: boolean;
-  streamError: Error | null;
-}
-
-/**
- * Reads one exec's output until the command is over, and stops it on timeout or interrupt. "Over" is
- * the stream closing, or the shell's EXIT-trap line plus a short drain: a background job (`server &`)
- * may hold the stream open long after the command itself has finished.
- */
-export function collectExec(params: CollectParams): Promise<CollectOutcome> {
-  const { stream, signal } = params;
-  const output = new HeadTailBuffer(params.outputLimit);
-  const emit = (text: string): void => {
-    if (text.length === 0) return;
-    output.push(text);
-    params.onOutput?.(text);
-  };
-  const stdout = new MarkedStdout(params.marker, emit);
-  const stderr = new StringDecoder('utf8');
-
-  return new Promise<CollectOutcome>((resolve) => {
-    let finished = false;
-    let timedOut = false;
-    let stopping = false;
-    let forced = false;
-    let streamError: Error | null = null;
-    let drainTimer: NodeJS.Timeout | null = null;
-    let giveUpTimer: NodeJS.Timeout | null = null;
-    let forcedCloseTimer: NodeJS.Timeout | null = null;
-
-    const finish = (): void => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timeoutTimer);
-      for (const timer of [drainTimer, giveUpTimer, forcedCloseTimer]) if (timer !== null) clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      stream.removeListener('data', onData);
-      stream.destroy();
-      stdout.end();
-      emit(stderr.end());
-      resolve({ status: stdout.status, output: output.toString(), truncated: output.truncated, timedOut, stopped: stopping, streamError });
-    };
-
-    const forceStop = (): void => {
-      if (forced || finished) return;
-      forced = true;
-      forcedCloseTimer = setTimeout(finish, FORCED_STREAM_CLOSE_MS);
-      params.forceStop().catch((err: unknown) => {
-        // Nothing more can be done from here; the command's result still says it was stopped.
-        streamError ??= err instanceof Error ? err : new HearthError('backend_failed', String(err));
-        finish();
-      });
-    };
-
-    const stop = (): void => {
-      if (stopping || finished) return;
-      stopping = true;
-      giveUpTimer = setTimeout(forceStop, params.stopGiveUpMs);
-      params.stop().then(
-        (killed) => {
-          if (!killed) forceStop();
-        },
-        // The kill exec itself could not run (pids limit reached, container gone): remove the container instead.
-        () => forceStop(),
-      );
-    };
-
-    const demux = new DockerStreamDemuxer(
-      (chunk) => {
-        stdout.push(chunk);
-        if (stdout.status !== null && drainTimer === null) drainTimer = setTimeout(finish, PIPE_DRAIN_MS);
+/** Reads one Docker exec's multiplexed stream until the command is over (see ExecRun), feeding it stdin first. */
+export function collectExec(params: CollectParams): Promise<ExecOutcome> {
+  const { stream } = params;
+  return new Promise<ExecOutcome>((resolve) => {
+    const run = new ExecRun(
+      params,
+      () => {
+        stream.removeListener('data', onData);
+        stream.destroy();
       },
-      (chunk) => emit(stderr.write(chunk)),
+      resolve,
+    );
+    const demux = new DockerStreamDemuxer(
+      (chunk) => run.stdout(chunk),
+      (chunk) => run.stderr(chunk),
     );
     const onData = (data: Buffer): void => demux.push(data);
-    const onAbort = (): void => stop();
-    const timeoutTimer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, params.timeoutMs);
-
     stream.on('data', onData);
-    stream.once('end', finish);
-    stream.once('close', finish);
+    stream.once('end', () => run.finish());
+    stream.once('close', () => run.finish());
     stream.once('error', (err: Error) => {
-      streamError = err;
-      finish();
+      run.fail(err);
+      run.finish();
     });
-    signal.addEventListener('abort', onAbort, { once: true });
-    if (signal.aborted) stop();
     if (params.stdin !== undefined) stream.end(params.stdin);
   });
 }
