@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHearthError } from '../src/core/errors.js';
 import { DaytonaBackend } from '../src/core/exec/daytona.js';
 import { startFakeDaytona, type FakeDaytona } from './fixtures/daytona-api-server.js';
-import { processIsGone } from './fixtures/tool-harness.js';
+import { processIsGone, waitForFile } from './fixtures/tool-harness.js';
 
 /**
  * The daytona backend through the official SDK against a Daytona API on 127.0.0.1 (fixtures/daytona-api-server.ts)
@@ -27,19 +27,6 @@ afterAll(async () => {
   await backend?.dispose();
   await api?.close();
 });
-
-async function waitForFile(path: string): Promise<string> {
-  for (let i = 0; i < 250; i += 1) {
-    try {
-      const text = readFileSync(path, 'utf8').trim();
-      if (text !== '') return text;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${path} never appeared`);
-}
 
 describe('DaytonaBackend over the Daytona REST API', () => {
   it('creates one sandbox for the session, with labels, auto-stop and the network blocked, and runs the command', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalBackend } from '../src/core/exec/local.js';
 import { HeadTailBuffer } from '../src/core/exec/output-cap.js';
-import { processIsGone } from './fixtures/tool-harness.js';
+import { processIsGone, waitForFile } from './fixtures/tool-harness.js';
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-exec-test-')));
 const backend = new LocalBackend({ killGraceMs: 300 });
@@ -14,20 +14,6 @@ afterAll(async () => {
 });
 
 const base = { cwd: dir, timeoutMs: 10_000, signal: new AbortController().signal, outputLimit: 10_000 };
-
-/** A process is gone when it does not exist or is a zombie nobody reaped yet (PID 1 in containers may never reap). */
-async function waitForFile(path: string): Promise<string> {
-  for (let i = 0; i < 200; i += 1) {
-    try {
-      const text = readFileSync(path, 'utf8').trim();
-      if (text !== '') return text;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${path} never appeared`);
-}
 
 describe('LocalBackend', () => {
   it('returns combined stdout/stderr and the exit code', async () => {

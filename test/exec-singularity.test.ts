@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SingularityBackend, createSingularityBackend } from '../src/core/exec/singularity.js';
 import { installApptainerShim } from './fixtures/apptainer-shim.js';
-import { processIsGone } from './fixtures/tool-harness.js';
+import { processIsGone, waitForFile } from './fixtures/tool-harness.js';
 
 /**
  * The whole singularity backend, end to end, against a stand-in `apptainer` first on PATH (the real CLI is not
@@ -22,19 +22,6 @@ afterAll(() => {
 });
 
 const base = { cwd: workspace, timeoutMs: 10_000, signal: new AbortController().signal, outputLimit: 10_000 };
-
-async function waitForFile(path: string): Promise<string> {
-  for (let i = 0; i < 250; i += 1) {
-    try {
-      const text = readFileSync(path, 'utf8').trim();
-      if (text !== '') return text;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${path} never appeared`);
-}
 
 describe('SingularityBackend through an apptainer CLI', () => {
   it('returns combined output and the exit code, and the end marker never shows', async () => {
