@@ -76,7 +76,8 @@ export class DaytonaBackend implements ExecutionBackend {
     };
     const timer = setTimeout(() => {
       timedOut = true;
-      // The killed command's own request then returns; a failed kill is reported there (see below).
+      // The killed command's own request then returns. A kill that fails leaves the command to the server-side
+      // timeout (SERVER_TIMEOUT_MARGIN_S later), when its request returns all the same; the result says timed out.
       stop().catch((err: unknown) => void err);
     }, options.timeoutMs);
     const aborted = new Promise<never>((_, reject) => {
