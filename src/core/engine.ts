@@ -58,6 +58,10 @@ export interface Engine {
   approvals: ApprovalPolicyBroker;
   /** Every approval decision, in the encrypted store (`hearth approvals log`). */
   audit: ApprovalAuditLog;
+  /** Where relative paths resolve and commands start. */
+  workspace: string;
+  /** The shadow-git checkpoint store (null when `checkpoints.enabled` is off). */
+  checkpoints: CheckpointStore | null;
   /** Secret redaction (null when `secrets.redact` is off); surfaces wrap their logs with it. */
   redactor: Redactor | null;
   model: ChatModel;
@@ -201,6 +205,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     },
   });
   let tools = withoutDisabled(toolset, config.tools.disabled, warn);
+  const checkpoints = config.checkpoints.enabled ? new CheckpointStore({ home, settings: config.checkpoints }) : null;
   const host = new AgentHost({
     store,
     model,
@@ -212,12 +217,14 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     learning: learning.loop,
     compression: config.compression,
     ...(redactor === null ? {} : { redactor }),
-    ...(config.checkpoints.enabled ? { checkpoints: new CheckpointManager(new CheckpointStore({ home, settings: config.checkpoints })) } : {}),
+    ...(checkpoints === null ? {} : { checkpoints: new CheckpointManager(checkpoints) }),
   });
 
   return {
     approvals,
     audit,
+    workspace: options.workspace,
+    checkpoints,
     redactor,
     async reloadModel() {
       await model.swap(createModelChain(modelContext(loadConfig(home).config, undefined)));

@@ -174,6 +174,23 @@ export const StatusView = z.object({
   loadProgress: z.number().min(0).max(1).nullable().optional(),
 });
 
+/** A snapshot of the workspace taken before the agent changed files (`checkpoints.*`); 1 is the newest. */
+export const CheckpointView = z.object({ number: z.number().int(), reason: z.string(), time: z.number(), filesChanged: z.number().int() });
+
+/** One approval decision from the audit log, newest first (`approvals.log`). */
+export const ApprovalLogEntry = z.object({
+  at: z.number(),
+  sessionId: z.string(),
+  kind: z.string(),
+  origin: z.string(),
+  command: z.string(),
+  verdict: z.string(),
+  reasons: z.array(z.string()),
+  approved: z.boolean(),
+  decision: z.string(),
+  judged: z.string().nullable(),
+});
+
 const route = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
 const Ok = z.object({ ok: z.literal(true) });
 
@@ -187,6 +204,13 @@ export const ROUTES = {
   'chat.steer': route(z.object({ sessionId: Id, text: Text.min(1) }).strict(), z.object({ accepted: z.boolean() })),
   'approvals.answer': route(z.object({ id: Id, choice: ApprovalChoice }).strict(), z.object({ accepted: z.boolean() })),
   'clarify.answer': route(z.object({ id: Id, text: Text }).strict(), z.object({ accepted: z.boolean() })),
+  'approvals.log': route(z.object({ limit: z.number().int().min(1).max(1000).default(100) }).strict(), z.array(ApprovalLogEntry)),
+
+  /** Checkpoints of the workspace the engine serves; `enabled: false` when `checkpoints.enabled` is off. */
+  'checkpoints.list': route(Empty, z.object({ project: z.string(), enabled: z.boolean(), checkpoints: z.array(CheckpointView) })),
+  'checkpoints.diff': route(z.object({ number: z.number().int().min(1) }).strict(), z.object({ diff: z.string() })),
+  /** Puts the files back as they were at checkpoint `number`, after snapshotting the present (so it can be undone). */
+  'checkpoints.rollback': route(z.object({ number: z.number().int().min(1) }).strict(), z.object({ restored: z.array(z.string()), removed: z.array(z.string()) })),
 
   'sessions.list': route(z.object({ limit: z.number().int().min(1).max(500).default(100), offset: z.number().int().min(0).default(0) }).strict(), z.array(SessionSummary)),
   'sessions.search': route(z.object({ query: z.string().min(1).max(1000), limit: z.number().int().min(1).max(200).default(50) }).strict(), z.array(SearchResult)),

@@ -50,6 +50,8 @@ const HEARTH_TO_API: Partial<Record<HearthErrorCode, ApiErrorCode>> = {
   all_models_failed: 'unavailable',
   model_source_invalid: 'invalid_input',
   download_not_found: 'not_found',
+  checkpoint_not_found: 'not_found',
+  checkpoint_failed: 'unavailable',
   download_conflict: 'conflict',
   download_failed: 'unavailable',
 };

@@ -6,6 +6,7 @@ import type { AppContext, AppSource } from './context.js';
 import { EventHub, type UiEventListener } from './event-hub.js';
 import { memoryHandlers } from './memory.js';
 import { pendingHandlers } from './pending.js';
+import { safetyHandlers } from './safety.js';
 import { sessionHandlers } from './sessions.js';
 import { settingsHandlers } from './settings.js';
 import { skillHandlers } from './skills.js';
@@ -44,6 +45,7 @@ export function createAppService(engine: Engine, options: AppServiceOptions): Ap
     ...sessionHandlers(ctx),
     ...skillHandlers(ctx),
     ...pendingHandlers(ctx),
+    ...safetyHandlers(ctx),
     ...memoryHandlers(ctx),
     ...settingsHandlers(ctx),
     // Only the routes: a model manager may carry more (its own close), which is not a route.
