@@ -5,7 +5,7 @@ import { useT } from '../i18n/i18n.js';
  * A destructive action that asks first, in place (no `window.confirm`: it blocks the renderer and cannot be
  * styled or translated). The confirm button's test id is the button's plus `-confirm`.
  */
-export function ConfirmButton({ testId, onConfirm, children, question }: { testId: string; onConfirm: () => void; children: ReactNode; question: string }) {
+export function ConfirmButton({ testId, onConfirm, children, question, confirmLabel }: { testId: string; onConfirm: () => void; children: ReactNode; question: string; confirmLabel?: string }) {
   const t = useT();
   const [asking, setAsking] = useState(false);
   if (!asking) {
@@ -27,7 +27,7 @@ export function ConfirmButton({ testId, onConfirm, children, question }: { testI
           onConfirm();
         }}
       >
-        {t('common.yesDelete')}
+        {confirmLabel ?? t('common.yesDelete')}
       </button>
       <button type="button" data-testid={`${testId}-cancel`} onClick={() => setAsking(false)}>
         {t('common.cancel')}

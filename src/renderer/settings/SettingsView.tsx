@@ -4,6 +4,7 @@ import { ErrorText } from '../common/ErrorText.js';
 import { useT } from '../i18n/i18n.js';
 import type { Language, Theme } from './settings-store.js';
 import { ProvidersSection } from './ProvidersSection.js';
+import { SafetySection } from './SafetySection.js';
 
 const splitList = (text: string) => text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
 
@@ -92,6 +93,7 @@ export function SettingsView() {
           {t('settings.approvalMode')}
           <select data-testid="approval-mode" value={settings.approvals.mode} onChange={(event) => void update({ approvalsMode: event.target.value as 'manual' | 'smart' | 'off' })}>
             <option value="manual">{t('settings.approvalManual')}</option>
+            <option value="smart">{t('settings.approvalSmart')}</option>
             <option value="off">{t('settings.approvalOff')}</option>
           </select>
         </label>
@@ -104,6 +106,8 @@ export function SettingsView() {
           {t('common.save')}
         </button>
       </form>
+
+      <SafetySection />
 
       <div className="settings-section">
         <h2>{t('settings.tools')}</h2>
