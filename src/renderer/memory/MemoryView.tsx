@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { MemoryStoreView, UserFactView } from '../../shared/contract.js';
-import { errorMessage } from '../api/api-error.js';
 import { useServices } from '../app/services.js';
 import { ErrorText } from '../common/ErrorText.js';
+import { useAttempt } from '../common/use-attempt.js';
 import { useT } from '../i18n/i18n.js';
 import { MemoryStoreCard } from './MemoryStoreCard.js';
 
@@ -12,18 +12,8 @@ export function MemoryView() {
   const { api, chat, nav } = useServices();
   const [stores, setStores] = useState<z.infer<typeof MemoryStoreView>[]>([]);
   const [facts, setFacts] = useState<z.infer<typeof UserFactView>[]>([]);
-  const [error, setError] = useState<string | null>(null);
 
-  const attempt = useCallback(async (action: () => Promise<void>): Promise<boolean> => {
-    try {
-      await action();
-      setError(null);
-      return true;
-    } catch (e) {
-      setError(errorMessage(e));
-      return false;
-    }
-  }, []);
+  const { error, attempt } = useAttempt();
   const reload = useCallback(
     () =>
       attempt(async () => {

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { SearchResult, SessionSummary } from '../../shared/contract.js';
-import { errorMessage } from '../api/api-error.js';
 import { useServices } from '../app/services.js';
 import { ConfirmButton } from '../common/ConfirmButton.js';
 import { ErrorText } from '../common/ErrorText.js';
+import { useAttempt } from '../common/use-attempt.js';
 import { useT } from '../i18n/i18n.js';
 import { splitSnippet } from './snippet.js';
 
@@ -26,16 +26,8 @@ export function SessionsView() {
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<Result[] | null>(null);
   const [renaming, setRenaming] = useState<{ id: string; title: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
 
-  const run = useCallback(async (action: () => Promise<void>) => {
-    try {
-      await action();
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, []);
+  const { error, attempt: run } = useAttempt();
   const reload = useCallback(() => run(async () => setSessions(await api.invoke('sessions.list', { limit: 200 }))), [api, run]);
   useEffect(() => void reload(), [reload]);
 

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { RouteOutput } from '../../shared/contract.js';
-import { errorMessage } from '../api/api-error.js';
 import { useServices } from '../app/services.js';
 import { ConfirmButton } from '../common/ConfirmButton.js';
 import { ErrorText } from '../common/ErrorText.js';
+import { useAttempt } from '../common/use-attempt.js';
 import { useT } from '../i18n/i18n.js';
 
 type Checkpoints = RouteOutput<'checkpoints.list'>;
@@ -22,16 +22,8 @@ export function SafetySection() {
   const [log, setLog] = useState<LogEntry[]>([]);
   const [diff, setDiff] = useState<{ number: number; text: string } | null>(null);
   const [restored, setRestored] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
 
-  const attempt = useCallback(async (action: () => Promise<void>) => {
-    try {
-      await action();
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, []);
+  const { error, attempt } = useAttempt();
   const reload = useCallback(
     () =>
       attempt(async () => {

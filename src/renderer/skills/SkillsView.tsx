@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { z } from 'zod';
 import type { SkillSummary } from '../../shared/contract.js';
-import { errorMessage } from '../api/api-error.js';
 import { useServices } from '../app/services.js';
 import { ConfirmButton } from '../common/ConfirmButton.js';
 import { ErrorText } from '../common/ErrorText.js';
+import { useAttempt } from '../common/use-attempt.js';
 import { useT } from '../i18n/i18n.js';
 import { Markdown } from '../markdown/Markdown.js';
 import { PendingChanges } from './PendingChanges.js';
@@ -31,16 +31,8 @@ export function SkillsView() {
   const [query, setQuery] = useState('');
   const [shown, setShown] = useState<Shown | null>(null);
   const [editing, setEditing] = useState<{ name: string | null; content: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
 
-  const attempt = useCallback(async (action: () => Promise<void>) => {
-    try {
-      await action();
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, []);
+  const { error, attempt } = useAttempt();
   const reload = useCallback(() => attempt(async () => setSkills(await api.invoke('skills.list', {}))), [api, attempt]);
   useEffect(() => void reload(), [reload]);
   const show = (name: string) =>
