@@ -1,11 +1,12 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isHearthError } from '../src/core/errors.js';
 import { openEngine } from '../src/core/engine.js';
 import { startAppHarness, type AppHarness } from './fixtures/app-engine.js';
 import { freshHomeEnv } from './fixtures/cli.js';
-import { buildSandboxTestImage, dockerdMissingMessage, findDockerd, SANDBOX_TEST_IMAGE, startTestDockerd, type TestDockerd } from './fixtures/dockerd.js';
+import { useTestDockerd } from './fixtures/docker-backend-harness.js';
+import { dockerdMissingMessage, findDockerd, SANDBOX_TEST_IMAGE } from './fixtures/dockerd.js';
 
 /**
  * `terminal.backend` reaches the terminal tool through the engine. Catches a backend that is configured but
@@ -26,16 +27,9 @@ describe('terminal.backend: ssh', () => {
 });
 
 describe.skipIf(dockerdPath === null)('terminal.backend: docker', () => {
-  let daemon: TestDockerd;
+  const dockerd = useTestDockerd(dockerdPath as string);
   let app: AppHarness | null = null;
 
-  beforeAll(async () => {
-    daemon = await startTestDockerd(dockerdPath as string);
-    await buildSandboxTestImage(daemon.docker);
-  }, 60_000);
-  afterAll(async () => {
-    await daemon?.stop();
-  }, 30_000);
   afterEach(async () => {
     await app?.close();
     app = null;
@@ -61,24 +55,24 @@ describe.skipIf(dockerdPath === null)('terminal.backend: docker', () => {
   }
 
   it('runs the terminal tool in the sandbox container, and removes it when the engine closes', async () => {
-    process.env.DOCKER_HOST = `unix://${daemon.socketPath}`;
+    process.env.DOCKER_HOST = `unix://${dockerd.daemon.socketPath}`;
     try {
       app = await start('id -u; ls /; touch /etc/escape 2>&1', '');
       const result = await toolResult(app, 'who am i');
       expect(result).toMatch(/^65534$/m);
       expect(result).toMatch(/Read-only file system/);
       expect(existsSync('/etc/escape')).toBe(false);
-      expect((await daemon.docker.listContainers({ all: true, filters: { label: ['hearth.session'] } })).length).toBe(1);
+      expect((await dockerd.daemon.docker.listContainers({ all: true, filters: { label: ['hearth.session'] } })).length).toBe(1);
       await app.close();
       app = null;
-      expect((await daemon.docker.listContainers({ all: true, filters: { label: ['hearth.session'] } })).length).toBe(0);
+      expect((await dockerd.daemon.docker.listContainers({ all: true, filters: { label: ['hearth.session'] } })).length).toBe(0);
     } finally {
       delete process.env.DOCKER_HOST;
     }
   });
 
   it('with auto_approve, a dangerous command runs in the sandbox without asking', async () => {
-    process.env.DOCKER_HOST = `unix://${daemon.socketPath}`;
+    process.env.DOCKER_HOST = `unix://${dockerd.daemon.socketPath}`;
     try {
       app = await start('rm -rf /tmp/x; mkdir -p /tmp/x && echo made', '    auto_approve: true\n');
       const result = await toolResult(app, 'go');

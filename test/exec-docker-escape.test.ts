@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerBackend } from '../src/core/exec/docker.js';
-import { makeWorkspace, runIn, sandboxTestConfig } from './fixtures/docker-backend-harness.js';
-import { buildSandboxTestImage, dockerdMissingMessage, findDockerd, startTestDockerd, type TestDockerd } from './fixtures/dockerd.js';
+import { makeWorkspace, runIn, sandboxTestConfig, useTestDockerd } from './fixtures/docker-backend-harness.js';
+import { dockerdMissingMessage, findDockerd } from './fixtures/dockerd.js';
 
 const dockerdPath = findDockerd();
 if (dockerdPath === null) console.warn(dockerdMissingMessage());
@@ -15,27 +15,24 @@ if (dockerdPath === null) console.warn(dockerdMissingMessage());
  * reason (a missing binary, say) does not pass by accident.
  */
 describe.skipIf(dockerdPath === null)('DockerBackend sandbox: escape attempts fail', () => {
-  let daemon: TestDockerd;
+  const dockerd = useTestDockerd(dockerdPath as string);
   let workspace: ReturnType<typeof makeWorkspace>;
   let secretDir: string;
   let backend: DockerBackend;
   const run = (command: string, options: Parameters<typeof runIn>[3] = {}) => runIn(backend, workspace.path, command, options);
 
   beforeAll(async () => {
-    daemon = await startTestDockerd(dockerdPath as string);
-    await buildSandboxTestImage(daemon.docker);
     workspace = makeWorkspace();
     // A host secret right next to the workspace, readable by everyone on the host: only the mount keeps it out.
     secretDir = mkdtempSync(join(tmpdir(), 'hearth-secret-'));
     writeFileSync(join(secretDir, 'secret.txt'), 'TOP SECRET', { mode: 0o644 });
-    backend = new DockerBackend(sandboxTestConfig(), { workspace: workspace.path, docker: daemon.docker });
+    backend = new DockerBackend(sandboxTestConfig(), { workspace: workspace.path, docker: dockerd.daemon.docker });
   }, 60_000);
 
   afterAll(async () => {
     await backend?.dispose();
     workspace?.remove();
     rmSync(secretDir, { recursive: true, force: true });
-    await daemon?.stop();
   }, 30_000);
 
   it('cannot write the root filesystem (read-only root)', async () => {

@@ -6,29 +6,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHearthError } from '../src/core/errors.js';
 import { DockerBackend } from '../src/core/exec/docker.js';
 import { ownerLabel } from '../src/core/exec/docker-stale.js';
-import { hearthContainers, makeWorkspace, runIn, sandboxTestConfig } from './fixtures/docker-backend-harness.js';
-import { buildSandboxTestImage, dockerdMissingMessage, findDockerd, startTestDockerd, type TestDockerd } from './fixtures/dockerd.js';
+import { hearthContainers, makeWorkspace, runIn, sandboxTestConfig, useTestDockerd } from './fixtures/docker-backend-harness.js';
+import { dockerdMissingMessage, findDockerd } from './fixtures/dockerd.js';
 
 const dockerdPath = findDockerd();
 if (dockerdPath === null) console.warn(dockerdMissingMessage());
 
 describe.skipIf(dockerdPath === null)('DockerBackend against a real dockerd', () => {
-  let daemon: TestDockerd;
+  const dockerd = useTestDockerd(dockerdPath as string);
   let workspace: ReturnType<typeof makeWorkspace>;
   let backend: DockerBackend;
   const run = (command: string, options: Parameters<typeof runIn>[3] = {}) => runIn(backend, workspace.path, command, options);
 
   beforeAll(async () => {
-    daemon = await startTestDockerd(dockerdPath as string);
-    await buildSandboxTestImage(daemon.docker);
     workspace = makeWorkspace();
-    backend = new DockerBackend(sandboxTestConfig(), { workspace: workspace.path, docker: daemon.docker });
+    backend = new DockerBackend(sandboxTestConfig(), { workspace: workspace.path, docker: dockerd.daemon.docker });
   }, 60_000);
 
   afterAll(async () => {
     await backend?.dispose();
     workspace?.remove();
-    await daemon?.stop();
   }, 30_000);
 
   it('returns stdout, stderr and the exit code, without the end-of-command marker (catches marker leaks, lost exit codes)', async () => {
@@ -121,17 +118,17 @@ describe.skipIf(dockerdPath === null)('DockerBackend against a real dockerd', ()
 
   it('keeps one container per session, and endSession removes only that one', async () => {
     await run('true', { sessionId: 'other' });
-    expect(await hearthContainers(daemon.docker, 'other')).toHaveLength(1);
-    expect(await hearthContainers(daemon.docker, 's1')).toHaveLength(1);
+    expect(await hearthContainers(dockerd.daemon.docker, 'other')).toHaveLength(1);
+    expect(await hearthContainers(dockerd.daemon.docker, 's1')).toHaveLength(1);
     await backend.endSession('other');
-    expect(await hearthContainers(daemon.docker, 'other')).toHaveLength(0);
-    expect(await hearthContainers(daemon.docker, 's1')).toHaveLength(1);
+    expect(await hearthContainers(dockerd.daemon.docker, 'other')).toHaveLength(0);
+    expect(await hearthContainers(dockerd.daemon.docker, 's1')).toHaveLength(1);
   });
 
   it('reports a container that died, then starts a fresh one (catches endless failures on a dead container)', async () => {
     await run('true', { sessionId: 'dies' });
-    const [id] = await hearthContainers(daemon.docker, 'dies');
-    await daemon.docker.getContainer(id as string).kill();
+    const [id] = await hearthContainers(dockerd.daemon.docker, 'dies');
+    await dockerd.daemon.docker.getContainer(id as string).kill();
     await expect(run('true', { sessionId: 'dies' })).rejects.toSatisfy(
       (err: unknown) => isHearthError(err, 'backend_failed') && /stopped/.test((err as Error).message),
     );
@@ -139,25 +136,25 @@ describe.skipIf(dockerdPath === null)('DockerBackend against a real dockerd', ()
   });
 
   it('dispose removes every container it created, and is safe to call twice', async () => {
-    const own = new DockerBackend(sandboxTestConfig(), { workspace: workspace.path, docker: daemon.docker });
+    const own = new DockerBackend(sandboxTestConfig(), { workspace: workspace.path, docker: dockerd.daemon.docker });
     await runIn(own, workspace.path, 'true', { sessionId: 'd1' });
     await runIn(own, workspace.path, 'true', { sessionId: 'd2' });
-    expect((await hearthContainers(daemon.docker, 'd1')).length + (await hearthContainers(daemon.docker, 'd2')).length).toBe(2);
+    expect((await hearthContainers(dockerd.daemon.docker, 'd1')).length + (await hearthContainers(dockerd.daemon.docker, 'd2')).length).toBe(2);
     await own.dispose();
     await own.dispose();
-    expect((await hearthContainers(daemon.docker, 'd1')).length + (await hearthContainers(daemon.docker, 'd2')).length).toBe(0);
+    expect((await hearthContainers(dockerd.daemon.docker, 'd1')).length + (await hearthContainers(dockerd.daemon.docker, 'd2')).length).toBe(0);
   });
 
   it('crash recovery removes containers of a dead owner and keeps those of a live one', async () => {
     const deadPid = spawnSync('true').pid as number;
-    const crashed = new DockerBackend(sandboxTestConfig(), { workspace: workspace.path, docker: daemon.docker, owner: ownerLabel(deadPid) });
+    const crashed = new DockerBackend(sandboxTestConfig(), { workspace: workspace.path, docker: dockerd.daemon.docker, owner: ownerLabel(deadPid) });
     await runIn(crashed, workspace.path, 'true', { sessionId: 'crashed' });
-    expect(await hearthContainers(daemon.docker, 'crashed')).toHaveLength(1);
+    expect(await hearthContainers(dockerd.daemon.docker, 'crashed')).toHaveLength(1);
     // A fresh backend (a restarted Hearth) cleans up before creating its first container.
-    const restarted = new DockerBackend(sandboxTestConfig(), { workspace: workspace.path, docker: daemon.docker });
+    const restarted = new DockerBackend(sandboxTestConfig(), { workspace: workspace.path, docker: dockerd.daemon.docker });
     await runIn(restarted, workspace.path, 'true', { sessionId: 'restarted' });
-    expect(await hearthContainers(daemon.docker, 'crashed')).toHaveLength(0);
-    expect(await hearthContainers(daemon.docker, 's1')).toHaveLength(1);
+    expect(await hearthContainers(dockerd.daemon.docker, 'crashed')).toHaveLength(0);
+    expect(await hearthContainers(dockerd.daemon.docker, 's1')).toHaveLength(1);
     await restarted.dispose();
   });
 
@@ -169,7 +166,7 @@ describe.skipIf(dockerdPath === null)('DockerBackend against a real dockerd', ()
     await expect(runIn(nowhere, workspace.path, 'true')).rejects.toSatisfy(
       (err: unknown) => isHearthError(err, 'backend_unavailable') && /DOCKER_HOST/.test((err as Error).message),
     );
-    const noImage = new DockerBackend(sandboxTestConfig({ image: 'hearth/not-built' }), { workspace: workspace.path, docker: daemon.docker });
+    const noImage = new DockerBackend(sandboxTestConfig({ image: 'hearth/not-built' }), { workspace: workspace.path, docker: dockerd.daemon.docker });
     await expect(runIn(noImage, workspace.path, 'true')).rejects.toSatisfy(
       (err: unknown) => isHearthError(err, 'backend_unavailable') && /docker pull hearth\/not-built/.test((err as Error).message),
     );
