@@ -1,11 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect, freshHomeEnv, runHearth, spawnHearth } from './fixtures/cli.js';
 import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
 import type { ScriptedServer } from './fixtures/scripted-turns.js';
+import { printedUrl } from './fixtures/web-app.js';
 import { WebClient } from './fixtures/web-client.js';
 
 /** `hearth serve` as a user runs it: the real CLI process, which starts the web server process, then SIGTERM. */
@@ -22,25 +22,6 @@ async function scriptedHome(): Promise<{ env: NodeJS.ProcessEnv; server: Scripte
   return { env, server };
 }
 
-/** Resolves with the first line of stdout that is the printed address. */
-function printedUrl(child: ChildProcess, timeoutMs = 60_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`no URL within ${timeoutMs} ms; stdout: ${out}; stderr: ${err}`)), timeoutMs);
-    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const url = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+)$/m.exec(out)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`hearth serve exited (${code}) before printing its address; stderr: ${err}`)));
-  });
-}
-
 describe('hearth serve', () => {
   // Catches a serve command that prints an address nothing listens on, dies when no browser can be opened,
   // or does not stop cleanly on SIGTERM. One process for all of it: each start costs seconds.
@@ -53,7 +34,7 @@ describe('hearth serve', () => {
     cleanups.push(() => void child.kill('SIGKILL'));
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    const url = await printedUrl(child);
+    const url = await printedUrl(child, () => stderr);
     await expect.poll(() => stderr, { timeout: 10_000 }).toContain('Could not open a browser');
     const { port, searchParams } = new URL(url);
     const client = await WebClient.connect(`ws://127.0.0.1:${port}/ws?token=${searchParams.get('token')}`);
