@@ -7,7 +7,7 @@ import { loadConfig, saveConfig } from './config/load.js';
 import type { HearthConfig } from './config/schema.js';
 import { errorMessage } from './errors.js';
 import type { ExecutionBackend } from './exec/backend.js';
-import { autoApproves, createBackend, seesWorkspace } from './exec/registry.js';
+import { autoApproves, createBackend } from './exec/registry.js';
 import { createLearning, type LearningComponents } from './learning/components.js';
 import { createModelChain, type ModelContext, type ModelOverrides } from './llm/registry.js';
 import { SwitchableModel } from './llm/switchable-model.js';
@@ -180,7 +180,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     mode: options.yolo ? 'off' : config.approvals.mode,
     // Deletes inside the workspace are everyday work; the detector needs to know where it is. A remote host's
     // paths are not this workspace, so over SSH (or in a cloud sandbox) nothing is exempt.
-    detectorContext: seesWorkspace(config.terminal) ? { workspace: options.workspace, home: userHome, hearthHome: home } : {},
+    detectorContext: backend.sharesWorkspace === true ? { workspace: options.workspace, home: userHome, hearthHome: home } : {},
     // File tools write this machine's files whatever the terminal backend is.
     fileContext: { workspace: options.workspace, home: userHome, hearthHome: home },
     sandboxed: autoApproves(config.terminal),

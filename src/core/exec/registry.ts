@@ -34,11 +34,6 @@ export function createBackend(config: TerminalConfig, ctx: BackendContext): Exec
   return BACKENDS[config.backend](config, ctx);
 }
 
-/** A backend whose commands run on this machine's files (directly, or with the workspace mounted at the same path). */
-export function seesWorkspace(config: TerminalConfig): boolean {
-  return config.backend === 'local' || config.backend === 'docker' || config.backend === 'singularity';
-}
-
 /** A disposable sandbox configured to run what is not hardline without asking (it can only harm itself and the mounted workspace). */
 export function autoApproves(config: TerminalConfig): boolean {
   switch (config.backend) {

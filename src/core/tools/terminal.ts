@@ -43,6 +43,7 @@ export function createTerminalTool(options: TerminalToolOptions) {
         state.cwd = ctx.workspace;
       }
       const oneOffDir = input.workdir === undefined ? null : resolveToolPath(state.cwd, input.workdir);
+      if (checkable && oneOffDir !== null && !isDirectory(oneOffDir)) return { isError: true, content: `workdir does not exist or is not a directory: ${oneOffDir}` };
       const cwd = oneOffDir ?? state.cwd;
       // The policy judges relative paths from where the command runs: `rm -rf build` in the workspace is routine.
       // Over SSH the policy knows no workspace, so a remote cwd exempts nothing.
@@ -51,7 +52,6 @@ export function createTerminalTool(options: TerminalToolOptions) {
         ...(ctx.origin === undefined ? {} : { origin: ctx.origin }),
       });
       if (!outcome.approved) return { isError: true, content: refusal(outcome) };
-      if (checkable && oneOffDir !== null && !isDirectory(oneOffDir)) return { isError: true, content: `workdir does not exist or is not a directory: ${oneOffDir}` };
       if (options.backend.sharesWorkspace === true && isDestructive(input.command)) await ctx.checkpoint?.({ reason: `before ${oneLine(input.command)}`, cwd });
 
       const timeoutSeconds = input.timeout ?? options.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_S;
