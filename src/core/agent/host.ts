@@ -6,12 +6,11 @@ import type { ApprovalPolicyBroker } from '../safety/approvals/policy.js';
 import type { Redactor } from '../safety/secrets/redact.js';
 import type { SessionRecord, SessionSource, SessionStore, StoredMessage } from '../store/types.js';
 import { createCheckpointHook, type CheckpointManager } from '../checkpoints/manager.js';
-import type { UserUpdate } from '../tools/define.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { LearningLoop, SessionView } from '../learning/learning-loop.js';
 import { EventChannel } from './event-channel.js';
 import { fillMissingToolResults } from './history-repair.js';
-import { runTurn } from './loop.js';
+import { runTurn, userUpdateEvent } from './loop.js';
 import type { CompressionConfig } from './compression/index.js';
 import { assembleSystemPrompt } from './prompt.js';
 import { SessionCompactor } from './session-compaction.js';
@@ -38,12 +37,6 @@ export interface AgentHostOptions {
   checkpoints?: CheckpointManager;
   /** Secret redaction of tool results and live tool output. */
   redactor?: Redactor;
-}
-
-function noticeOf(update: UserUpdate): AgentEvent {
-  return update.kind === 'notice'
-    ? { type: 'notice', level: update.level, message: update.message }
-    : { type: 'learning', action: update.action, target: update.target, message: update.message };
 }
 
 /** Subagents and scheduled jobs have nobody at a surface who started them: the approval policy is stricter. */
@@ -202,7 +195,7 @@ export class AgentHost {
       tools: live.tools,
       approvals: this.options.approvals,
       origin: originOf(live.record.source),
-      ...(checkpoints === undefined ? {} : { checkpoint: createCheckpointHook(checkpoints, { sessionId, workspace: this.options.workspace, notify: (update) => channel.push(noticeOf(update)) }) }),
+      ...(checkpoints === undefined ? {} : { checkpoint: createCheckpointHook(checkpoints, { sessionId, workspace: this.options.workspace, notify: (update) => channel.push(userUpdateEvent(update)) }) }),
       ...(this.options.redactor === undefined ? {} : { redactor: this.options.redactor }),
       toolState: live.toolState,
       signal: controller.signal,

@@ -4,7 +4,7 @@ import type { ChatMessage, ChatModel, ChatRequest, ToolCall, Usage } from '../ll
 import type { ApprovalBroker, SessionOrigin } from '../safety/approvals/broker.js';
 import type { Redactor } from '../safety/secrets/redact.js';
 import { createStreamRedactor } from '../safety/secrets/redact-stream.js';
-import type { ClarifyRequest, ToolContext } from '../tools/define.js';
+import type { ClarifyRequest, ToolContext, UserUpdate } from '../tools/define.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { MAX_PARALLEL_CALLS, canRunInParallel, runInOrder } from './batch.js';
 import { BUDGET_EXHAUSTED_REQUEST, DEFAULT_MAX_ITERATIONS, IterationBudget } from './budget.js';
@@ -197,8 +197,7 @@ async function runToolCalls(
           if (safe !== '') emit({ type: 'tool_progress', callId: call.call.id, text: safe });
         },
         state: options.toolState,
-        notify: (update) =>
-          emit(update.kind === 'notice' ? { type: 'notice', level: update.level, message: update.message } : { type: 'learning', action: update.action, target: update.target, message: update.message }),
+        notify: (update) => emit(userUpdateEvent(update)),
       };
       const executed = await executeCall(call, ctx, resultLimit, redactor === undefined ? undefined : (text) => redactor.redact(text));
       const heldBack = live?.flush() ?? '';
@@ -221,4 +220,11 @@ async function runToolCalls(
       await append({ role: 'tool', content: pending === null ? result.content : result.content + steerNote(pending), toolCallId: call.id, toolName: call.name });
     },
   );
+}
+
+/** What a tool tells the user (`ToolContext.notify`), as the event surfaces render. */
+export function userUpdateEvent(update: UserUpdate): AgentEvent {
+  return update.kind === 'notice'
+    ? { type: 'notice', level: update.level, message: update.message }
+    : { type: 'learning', action: update.action, target: update.target, message: update.message };
 }
