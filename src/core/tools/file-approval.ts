@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { refusalReason } from '../safety/approvals/refusal.js';
 import type { ToolContext } from './define.js';
 
 /**
@@ -12,9 +13,7 @@ export async function fileWriteRefusal(ctx: ToolContext, absolute: string): Prom
   const target = await realTarget(absolute);
   const outcome = await ctx.approvals.check(ctx.sessionId, target, ctx.signal, { kind: 'file_write', ...(ctx.origin === undefined ? {} : { origin: ctx.origin }) });
   if (outcome.approved) return null;
-  const why = outcome.classification.reasons.join('; ');
-  const verdict = outcome.reason === 'hardline' ? 'is never allowed' : outcome.reason === 'deny' ? 'was denied by the user' : `was not approved (${outcome.reason})`;
-  return `Not written: writing ${target} ${verdict} (${why}). Write somewhere inside the workspace, or ask the user.`;
+  return `Not written: writing ${target} ${refusalReason(outcome)}. Write somewhere inside the workspace, or ask the user.`;
 }
 
 /** The path a write to `absolute` reaches: symlinks in the file or its existing ancestors resolved. */

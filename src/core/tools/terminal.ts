@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { z } from 'zod';
 import type { ExecutionBackend } from '../exec/backend.js';
-import type { ApprovalOutcome } from '../safety/approvals/broker.js';
 import { isDestructive } from '../safety/approvals/destructive.js';
+import { refusalReason } from '../safety/approvals/refusal.js';
 import { defineTool, type ToolContext } from './define.js';
 import { resolveToolPath } from './tool-paths.js';
 
@@ -51,7 +51,7 @@ export function createTerminalTool(options: TerminalToolOptions) {
         cwd,
         ...(ctx.origin === undefined ? {} : { origin: ctx.origin }),
       });
-      if (!outcome.approved) return { isError: true, content: refusal(outcome) };
+      if (!outcome.approved) return { isError: true, content: `Command not run. It ${refusalReason(outcome)}. Try a safer way, or ask the user.` };
       if (options.backend.sharesWorkspace === true && isDestructive(input.command)) await ctx.checkpoint?.({ reason: `before ${oneLine(input.command)}`, cwd });
 
       const timeoutSeconds = input.timeout ?? options.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_S;
@@ -74,18 +74,6 @@ export function createTerminalTool(options: TerminalToolOptions) {
       return { content: [output, `[exit code ${result.exitCode}]`, ...notes].join('\n'), isError: result.timedOut };
     },
   });
-}
-
-function refusal(outcome: ApprovalOutcome): string {
-  const why = outcome.classification.reasons.join('; ') || 'flagged by policy';
-  const verdicts: Record<string, string> = {
-    hardline: 'is blocked: it is never allowed',
-    timeout: 'was not approved in time',
-    no_surface: 'needs approval and no one is there to approve it',
-    origin_denied: 'needs approval, and this session (a subagent or a scheduled job) may not ask for it',
-    smart_denied: 'was judged unsafe by the approval reviewer',
-  };
-  return `Command not run. It ${verdicts[outcome.reason] ?? 'was denied by the user'} (${why}). Try a safer way, or ask the user.`;
 }
 
 function oneLine(command: string): string {
