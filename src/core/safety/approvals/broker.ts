@@ -14,6 +14,13 @@ export type Verdict = 'safe' | 'dangerous' | 'hardline';
 export interface Classification {
   verdict: Verdict;
   reasons: string[];
+  /**
+   * Set when what the action changes lies beyond a workspace checkpoint's reach (a path outside the
+   * workspace, a remote branch, processes, services, cloud resources, a database), so no snapshot can undo it.
+   * Surfaces say "this cannot be undone" instead of offering /rollback. Absent means: nothing flagged, or
+   * only workspace files, which a checkpoint taken before the action restores.
+   */
+  irreversible?: boolean;
 }
 
 export interface ApprovalRequest {
@@ -25,6 +32,8 @@ export interface ApprovalRequest {
   kind: ActionKind;
   /** Epoch ms after which an unanswered request is denied. */
   expiresAt: number;
+  /** From the classification: a checkpoint cannot undo this (see Classification.irreversible). */
+  irreversible?: boolean;
 }
 
 /** Who is behind the session: the user at a surface, a subagent of one, or a scheduled job with nobody watching. */
