@@ -216,6 +216,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     maxIterations: config.agent.max_iterations,
     learning: learning.loop,
     compression: config.compression,
+    // The approval dialog promises /rollback for a destructive command only when the snapshot sees what it changes.
+    commandsShareWorkspace: backend.sharesWorkspace === true,
     ...(redactor === null ? {} : { redactor }),
     ...(checkpoints === null ? {} : { checkpoints: new CheckpointManager(checkpoints) }),
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentEvent } from './events.js';
+import { AgentEvent, ApprovalRequestEvent, ClarifyRequestEvent, ToolOutcome } from './events.js';
 
 /**
  * The contract between a UI (the desktop renderer, the same renderer in web mode) and the engine. Every
@@ -49,6 +49,8 @@ export const DisplayMessage = z.object({
   toolCalls: z.array(DisplayToolCall),
   toolCallId: z.string().nullable(),
   toolName: z.string().nullable(),
+  /** A tool result's outcome (done, denied, timed out…); null for other roles and for results stored before outcomes were. */
+  outcome: ToolOutcome.nullable(),
   createdAt: z.number(),
 });
 
@@ -177,6 +179,13 @@ export const StatusView = z.object({
 /** A snapshot of the workspace taken before the agent changed files (`checkpoints.*`); 1 is the newest. */
 export const CheckpointView = z.object({ number: z.number().int(), reason: z.string(), time: z.number(), filesChanged: z.number().int() });
 
+/**
+ * The questions a running turn waits on, held by the engine rather than by the page that first showed them, so
+ * a reloaded page, a second tab or another window shows them again and can answer (`approvals.pending`).
+ */
+export const PendingApprovalView = z.object({ sessionId: z.string(), request: ApprovalRequestEvent });
+export const PendingClarifyView = z.object({ sessionId: z.string(), request: ClarifyRequestEvent });
+
 /** One approval decision from the audit log, newest first (`approvals.log`). */
 export const ApprovalLogEntry = z.object({
   at: z.number(),
@@ -202,7 +211,10 @@ export const ROUTES = {
   'chat.send': route(z.object({ sessionId: Id, text: Text, attachments: z.array(Attachment).max(20).default([]) }).strict(), Ok),
   'chat.interrupt': route(z.object({ sessionId: Id }).strict(), z.object({ interrupted: z.boolean() })),
   'chat.steer': route(z.object({ sessionId: Id, text: Text.min(1) }).strict(), z.object({ accepted: z.boolean() })),
+  /** `accepted: false` when the question is no longer open (answered elsewhere first, timed out, withdrawn). */
   'approvals.answer': route(z.object({ id: Id, choice: ApprovalChoice }).strict(), z.object({ accepted: z.boolean() })),
+  /** Every approval and clarify question still waiting for an answer, of every session: what a surface shows when it attaches. */
+  'approvals.pending': route(Empty, z.object({ approvals: z.array(PendingApprovalView), clarifications: z.array(PendingClarifyView) })),
   'clarify.answer': route(z.object({ id: Id, text: Text }).strict(), z.object({ accepted: z.boolean() })),
   'approvals.log': route(z.object({ limit: z.number().int().min(1).max(1000).default(100) }).strict(), z.array(ApprovalLogEntry)),
 

@@ -6,6 +6,35 @@ import { z } from 'zod';
  */
 export const AgentStatus = z.enum(['loading_model', 'thinking', 'running_tools', 'waiting_for_user', 'idle']);
 
+/**
+ * How a tool call ended, kept with its stored result so a reopened session shows what happened: `denied` (the
+ * user, the policy or a hardline rule refused it), `timed_out` (nobody answered its approval in time: denied),
+ * `cancelled` (interrupted), `failed` (the tool reported an error), `done`. `note` says what decided an approval
+ * that was asked or applied (once, session, always, deny, timeout, yolo, allowlisted, hardline, …).
+ */
+export const ToolOutcomeStatus = z.enum(['done', 'failed', 'denied', 'timed_out', 'cancelled']);
+export const ToolOutcome = z.object({ status: ToolOutcomeStatus, note: z.string().optional() });
+
+/** The agent asks the user to approve an action (a shell command, a file write, a change to Hearth itself). */
+export const ApprovalRequestEvent = z.object({
+  type: z.literal('approval_request'),
+  id: z.string(),
+  command: z.string(),
+  reasons: z.array(z.string()),
+  /** What is asked about: a shell command (default), a file a tool would write, or the agent changing Hearth itself. */
+  kind: z.enum(['command', 'file_write', 'self_modification']).optional(),
+  expiresAt: z.number(),
+  /** The tool call that asked, so a surface can mark its card "waiting for you". */
+  callId: z.string().optional(),
+  /** A checkpoint cannot undo this (outside the workspace, remote, processes, services…): say so. */
+  irreversible: z.boolean().optional(),
+  /** The folder snapshotted before the action runs (a checkpoint /rollback restores); absent: none is taken. */
+  checkpoint: z.string().optional(),
+});
+
+/** The agent asks the user a question (the clarify tool). */
+export const ClarifyRequestEvent = z.object({ type: z.literal('clarify_request'), id: z.string(), question: z.string(), choices: z.array(z.string()) });
+
 export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('session'), sessionId: z.string(), model: z.string() }),
   z.object({ type: z.literal('status'), state: AgentStatus, detail: z.string().optional() }),
@@ -20,18 +49,12 @@ export const AgentEvent = z.discriminatedUnion('type', [
     content: z.string(),
     isError: z.boolean(),
     durationMs: z.number(),
+    /** Absent only from producers older than outcomes; surfaces then fall back to `isError`. */
+    outcome: ToolOutcome.optional(),
   }),
-  z.object({
-    type: z.literal('approval_request'),
-    id: z.string(),
-    command: z.string(),
-    reasons: z.array(z.string()),
-    /** What is asked about: a shell command (default), a file a tool would write, or the agent changing Hearth itself. */
-    kind: z.enum(['command', 'file_write', 'self_modification']).optional(),
-    expiresAt: z.number(),
-  }),
+  ApprovalRequestEvent,
   z.object({ type: z.literal('approval_resolved'), id: z.string(), approved: z.boolean(), reason: z.string() }),
-  z.object({ type: z.literal('clarify_request'), id: z.string(), question: z.string(), choices: z.array(z.string()) }),
+  ClarifyRequestEvent,
   z.object({ type: z.literal('model_fallback'), from: z.string(), to: z.string(), reason: z.string() }),
   z.object({
     type: z.literal('usage'),
@@ -76,3 +99,6 @@ export const AgentEvent = z.discriminatedUnion('type', [
 
 export type AgentEvent = z.infer<typeof AgentEvent>;
 export type AgentStatus = z.infer<typeof AgentStatus>;
+export type ToolOutcome = z.infer<typeof ToolOutcome>;
+export type ApprovalRequestEvent = z.infer<typeof ApprovalRequestEvent>;
+export type ClarifyRequestEvent = z.infer<typeof ClarifyRequestEvent>;

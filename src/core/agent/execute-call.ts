@@ -44,6 +44,8 @@ export interface ExecutedCall {
   result: ToolResult;
   /** The exception a tool threw (already turned into an error result), for the surface to report. */
   thrown?: string;
+  /** The call was interrupted before it finished (its result is CANCELLED_RESULT). */
+  cancelled?: true;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function executeCall(
   redact: (text: string) => string = (text) => text,
 ): Promise<ExecutedCall> {
   if (prepared.tool === undefined) return { result: { content: redact(prepared.error), isError: true } };
-  if (ctx.signal.aborted) return { result: { content: CANCELLED_RESULT, isError: true } };
+  if (ctx.signal.aborted) return { result: { content: CANCELLED_RESULT, isError: true }, cancelled: true };
   const running = prepared.tool.run(prepared.input, ctx);
   let outcome: ExecutedCall;
   try {
@@ -68,7 +70,7 @@ export async function executeCall(
     const result: ToolResult = typeof raw === 'string' ? { content: raw } : raw;
     outcome = { result };
   } catch (err) {
-    if (ctx.signal.aborted) return { result: { content: CANCELLED_RESULT, isError: true } };
+    if (ctx.signal.aborted) return { result: { content: CANCELLED_RESULT, isError: true }, cancelled: true };
     const message = redact(errorMessage(err));
     outcome = { result: { content: `Tool ${prepared.call.name} failed: ${message}`, isError: true }, thrown: message };
   }

@@ -15,7 +15,8 @@ import type { CompressionConfig } from './compression/index.js';
 import { assembleSystemPrompt } from './prompt.js';
 import { SessionCompactor } from './session-compaction.js';
 import { SteerQueue } from './steer-queue.js';
-import { UserQuestions } from './user-questions.js';
+import { checkpointForecast } from './checkpoint-forecast.js';
+import { UserQuestions, type PendingQuestions } from './user-questions.js';
 
 export interface AgentHostOptions {
   store: SessionStore;
@@ -37,6 +38,11 @@ export interface AgentHostOptions {
   checkpoints?: CheckpointManager;
   /** Secret redaction of tool results and live tool output. */
   redactor?: Redactor;
+  /**
+   * Commands run on this machine's workspace (the local backend), so the terminal's checkpoint before a
+   * destructive command covers what it changes; the approval dialog promises /rollback only then. Default false.
+   */
+  commandsShareWorkspace?: boolean;
 }
 
 /** Subagents and scheduled jobs have nobody at a surface who started them: the approval policy is stricter. */
@@ -85,7 +91,7 @@ const TITLE_CHARS = 60;
  */
 export class AgentHost {
   private readonly sessions = new Map<string, LiveSession>();
-  private readonly questions = new UserQuestions((sessionId) => this.sessions.get(sessionId)?.turn?.channel ?? null);
+  private readonly questions: UserQuestions;
   private readonly backgroundListeners = new Set<BackgroundListener>();
   private readonly compactor: SessionCompactor | null;
   private closed = false;
@@ -93,6 +99,11 @@ export class AgentHost {
 
   constructor(private readonly options: AgentHostOptions) {
     this.tools = options.tools;
+    const forecast = { workspace: options.workspace, checkpoints: options.checkpoints !== undefined, commandsShareWorkspace: options.commandsShareWorkspace === true };
+    this.questions = new UserQuestions(
+      (sessionId) => this.sessions.get(sessionId)?.turn?.channel ?? null,
+      (request) => checkpointForecast(request, forecast),
+    );
     options.approvals.setPromptHandler((request, signal) => this.questions.askApproval(request, signal));
     this.compactor =
       options.compression === undefined
@@ -204,10 +215,10 @@ export class AgentHost {
       ...(this.options.resultLimit === undefined ? {} : { resultLimit: this.options.resultLimit }),
       askUser: (request, signal) => this.questions.askClarify(sessionId, request, signal),
       emit: (event) => channel.push(event),
-      onMessage: (message, usage) => {
+      onMessage: (message, usage, outcome) => {
         // Written before the loop moves on: a crash loses at most the response being streamed.
         // live.record changes when compression continues the conversation in a child session.
-        store.appendMessage(live.record.id, { ...message, ...tokenCounts(message, usage) });
+        store.appendMessage(live.record.id, { ...message, ...tokenCounts(message, usage), ...(outcome === undefined ? {} : { outcome }) });
         live.history.push(message);
       },
       onUsage: (usage) => store.addUsage(live.record.id, usage),
@@ -310,6 +321,11 @@ export class AgentHost {
 
   answerClarify(id: string, text: string): boolean {
     return this.questions.answerClarify(id, text);
+  }
+
+  /** Every approval and clarify question still open, of every session: what a surface shows when it attaches. */
+  pendingQuestions(): PendingQuestions {
+    return this.questions.pending();
   }
 
   /** Interrupts every running turn and waits for them to finish persisting. */

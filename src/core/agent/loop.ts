@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../shared/events.js';
+import type { AgentEvent, ToolOutcome } from '../../shared/events.js';
 import { HearthError, errorMessage } from '../errors.js';
 import type { ChatMessage, ChatModel, ChatRequest, ToolCall, Usage } from '../llm/types.js';
 import type { ApprovalBroker, SessionOrigin } from '../safety/approvals/broker.js';
@@ -11,6 +11,7 @@ import { BUDGET_EXHAUSTED_REQUEST, DEFAULT_MAX_ITERATIONS, IterationBudget } fro
 import { executeCall, prepareCall } from './execute-call.js';
 import { streamResponse } from './model-response.js';
 import { SteerQueue, steerNote } from './steer-queue.js';
+import { recordingBroker, toolOutcome } from './tool-outcome.js';
 
 export const DEFAULT_RESULT_LIMIT = 100_000;
 
@@ -42,8 +43,11 @@ export interface TurnOptions {
   maxConcurrency?: number;
   askUser(request: ClarifyRequest, signal: AbortSignal): Promise<string>;
   emit(event: AgentEvent): void;
-  /** Called for every message the moment it exists, so it can be persisted before anything else happens. */
-  onMessage(message: ChatMessage, usage?: Usage): void | Promise<void>;
+  /**
+   * Called for every message the moment it exists, so it can be persisted before anything else happens. A tool
+   * result comes with its outcome (done, denied, timed out…), which the history keeps for reopened sessions.
+   */
+  onMessage(message: ChatMessage, usage?: Usage, outcome?: ToolOutcome): void | Promise<void>;
   onUsage?(usage: Usage): void;
   /**
    * Called before each model call with the conversation as it stands. Returning a new conversation
@@ -84,10 +88,10 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const budget = new IterationBudget(options.maxIterations ?? DEFAULT_MAX_ITERATIONS);
   const system: ChatMessage = { role: 'system', content: options.systemPrompt };
 
-  const append = async (message: ChatMessage, messageUsage?: Usage): Promise<void> => {
+  const append = async (message: ChatMessage, messageUsage?: Usage, outcome?: ToolOutcome): Promise<void> => {
     conversation.push(message);
     added.push(message);
-    await options.onMessage(message, messageUsage);
+    await options.onMessage(message, messageUsage, outcome);
   };
   const end = (reason: TurnEndReason, final: string, error?: { code: string; message: string }): TurnResult => {
     const undelivered = steer.take();
@@ -165,7 +169,7 @@ async function runToolCalls(
   calls: ToolCall[],
   options: TurnOptions,
   steer: SteerQueue,
-  append: (message: ChatMessage) => Promise<void>,
+  append: (message: ChatMessage, usage?: Usage, outcome?: ToolOutcome) => Promise<void>,
 ): Promise<void> {
   const { signal, emit } = options;
   const prepared = calls.map((call) => prepareCall(call, options.tools));
@@ -184,11 +188,12 @@ async function runToolCalls(
       emit({ type: 'tool_start', callId: call.call.id, name: call.call.name, args: call.args });
       // Live output arrives in arbitrary chunks: the stream redactor holds back what could be half a key.
       const live = redactor === undefined ? null : createStreamRedactor(redactor);
+      const approvals = recordingBroker(options.approvals, call.call.id);
       const ctx: ToolContext = {
         sessionId: options.sessionId,
         workspace: options.workspace,
         signal,
-        approvals: options.approvals,
+        approvals: approvals.broker,
         ...(options.origin === undefined ? {} : { origin: options.origin }),
         ...(options.checkpoint === undefined ? {} : { checkpoint: options.checkpoint }),
         askUser: (request) => options.askUser(request, signal),
@@ -203,6 +208,7 @@ async function runToolCalls(
       const heldBack = live?.flush() ?? '';
       if (heldBack !== '') emit({ type: 'tool_progress', callId: call.call.id, text: heldBack });
       if (executed.thrown !== undefined) emit({ type: 'notice', level: 'error', message: `Tool ${call.call.name} failed: ${executed.thrown}` });
+      const outcome = toolOutcome(executed.result, approvals.decisions, executed.cancelled === true);
       emit({
         type: 'tool_end',
         callId: call.call.id,
@@ -210,14 +216,15 @@ async function runToolCalls(
         content: executed.result.content,
         isError: executed.result.isError === true,
         durationMs: Date.now() - startedAt,
+        outcome,
       });
-      return executed.result;
+      return { result: executed.result, outcome };
     },
-    async (index, result) => {
+    async (index, { result, outcome }) => {
       const call = prepared[index]!.call;
       const pending = signal.aborted ? null : steer.take();
       if (pending !== null) emit({ type: 'steer_applied', text: pending });
-      await append({ role: 'tool', content: pending === null ? result.content : result.content + steerNote(pending), toolCallId: call.id, toolName: call.name });
+      await append({ role: 'tool', content: pending === null ? result.content : result.content + steerNote(pending), toolCallId: call.id, toolName: call.name }, undefined, outcome);
     },
   );
 }

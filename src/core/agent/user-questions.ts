@@ -1,35 +1,64 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent } from '../../shared/events.js';
+import type { AgentEvent, ApprovalRequestEvent, ClarifyRequestEvent } from '../../shared/events.js';
 import { HearthError, abortError } from '../errors.js';
-import type { ApprovalDecision, ApprovalRequest } from '../safety/approvals/broker.js';
+import type { ApprovalDecision } from '../safety/approvals/broker.js';
+import type { AskedApproval } from '../safety/approvals/policy.js';
 import type { ClarifyRequest } from '../tools/define.js';
 
-interface PendingQuestion<T> {
+interface PendingQuestion<T, E> {
   sessionId: string;
+  /** The event that asked, as every surface that attaches later is shown it. */
+  event: E;
   resolve(answer: T): void;
 }
 
 /** Where a session's question events go: its running turn's stream, or nowhere (no turn is running). */
 export type TurnStream = (sessionId: string) => { push(event: AgentEvent): void } | null;
 
+/** The folder a checkpoint is taken of before the asked action runs, or null when none is. */
+export type CheckpointForecast = (request: AskedApproval) => string | null;
+
+export interface PendingQuestions {
+  approvals: { sessionId: string; request: ApprovalRequestEvent }[];
+  clarifications: { sessionId: string; request: ClarifyRequestEvent }[];
+}
+
 /**
  * Questions the agent puts to the user during a turn — approvals from the policy broker, `clarify`
- * from the model — as events on the turn's stream plus answer methods. A question whose asker stopped
- * waiting (timeout, interrupt) is withdrawn, so a late answer is ignored rather than misapplied.
+ * from the model — as events on the turn's stream plus answer methods. This is the engine's one registry of
+ * open questions: a surface that attaches late (a reloaded page, a second window) lists them with `pending()`
+ * and answers like any other. The first answer wins and resolves the question for every surface
+ * (`approval_resolved`); a later answer, or one to a question whose asker stopped waiting (timeout,
+ * interrupt), is refused (`false`) rather than misapplied.
  */
 export class UserQuestions {
-  private readonly approvals = new Map<string, PendingQuestion<ApprovalDecision>>();
-  private readonly clarifications = new Map<string, PendingQuestion<string>>();
+  private readonly approvals = new Map<string, PendingQuestion<ApprovalDecision, ApprovalRequestEvent>>();
+  private readonly clarifications = new Map<string, PendingQuestion<string, ClarifyRequestEvent>>();
 
-  constructor(private readonly streamOf: TurnStream) {}
+  constructor(
+    private readonly streamOf: TurnStream,
+    private readonly checkpointFor: CheckpointForecast = () => null,
+  ) {}
 
-  askApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+  askApproval(request: AskedApproval, signal: AbortSignal): Promise<ApprovalDecision> {
     const stream = this.streamOf(request.sessionId);
     if (stream === null) return Promise.reject(new Error(`no turn is running in session ${request.sessionId} to ask in`));
+    const checkpoint = this.checkpointFor(request);
+    const event: ApprovalRequestEvent = {
+      type: 'approval_request',
+      id: request.id,
+      command: request.command,
+      reasons: request.reasons,
+      kind: request.kind,
+      expiresAt: request.expiresAt,
+      ...(request.callId === undefined ? {} : { callId: request.callId }),
+      ...(request.irreversible === undefined ? {} : { irreversible: request.irreversible }),
+      ...(checkpoint === null ? {} : { checkpoint }),
+    };
     return new Promise((resolve) => {
-      this.approvals.set(request.id, { sessionId: request.sessionId, resolve });
+      this.approvals.set(request.id, { sessionId: request.sessionId, event, resolve });
       stream.push({ type: 'status', state: 'waiting_for_user', detail: 'approval' });
-      stream.push({ type: 'approval_request', id: request.id, command: request.command, reasons: request.reasons, kind: request.kind, expiresAt: request.expiresAt });
+      stream.push(event);
       // The broker stopped waiting (timeout or interrupt): withdraw the question so a late answer is ignored.
       signal.addEventListener('abort', () => {
         if (!this.approvals.delete(request.id)) return;
@@ -43,21 +72,30 @@ export class UserQuestions {
     const stream = this.streamOf(sessionId);
     if (stream === null) return Promise.reject(new HearthError('usage', `no turn is running in session ${sessionId}`));
     if (signal.aborted) return Promise.reject(abortError(signal));
-    const id = randomUUID();
+    const event: ClarifyRequestEvent = { type: 'clarify_request', id: randomUUID(), question: request.question, choices: request.choices ?? [] };
     return new Promise((resolve, reject) => {
-      this.clarifications.set(id, { sessionId, resolve });
+      this.clarifications.set(event.id, { sessionId, event, resolve });
       stream.push({ type: 'status', state: 'waiting_for_user', detail: 'clarify' });
-      stream.push({ type: 'clarify_request', id, question: request.question, choices: request.choices ?? [] });
+      stream.push(event);
       signal.addEventListener('abort', () => {
-        if (this.clarifications.delete(id)) reject(abortError(signal));
+        if (this.clarifications.delete(event.id)) reject(abortError(signal));
       });
     });
+  }
+
+  /** Every open question, oldest first: what a surface attaching now must show. */
+  pending(): PendingQuestions {
+    return {
+      approvals: [...this.approvals.values()].map(({ sessionId, event }) => ({ sessionId, request: event })),
+      clarifications: [...this.clarifications.values()].map(({ sessionId, event }) => ({ sessionId, request: event })),
+    };
   }
 
   answerApproval(id: string, decision: ApprovalDecision): boolean {
     if (!['once', 'session', 'always', 'deny'].includes(decision)) throw new HearthError('usage', `"${String(decision)}" is not an approval decision: use once, session, always or deny.`);
     const pending = this.approvals.get(id);
     if (pending === undefined) return false;
+    // Deleted before anything else runs, so a second answer arriving meanwhile finds nothing to apply.
     this.approvals.delete(id);
     pending.resolve(decision);
     this.streamOf(pending.sessionId)?.push({ type: 'approval_resolved', id, approved: decision !== 'deny', reason: decision });

@@ -8,7 +8,7 @@ import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { TurnStats } from './turn-stats.js';
 
-export type ChatRoutes = 'app.status' | 'chat.start' | 'chat.send' | 'chat.interrupt' | 'chat.steer' | 'approvals.answer' | 'clarify.answer';
+export type ChatRoutes = 'app.status' | 'chat.start' | 'chat.send' | 'chat.interrupt' | 'chat.steer' | 'approvals.answer' | 'approvals.pending' | 'clarify.answer';
 
 /**
  * Chat over the AgentHost: a turn runs in the background and every AgentEvent goes out as an `agent`
@@ -41,7 +41,10 @@ export class ChatController {
       'chat.send': async (input) => this.send(input.sessionId, input.text, input.attachments),
       'chat.interrupt': async (input) => ({ interrupted: host.interrupt(input.sessionId) }),
       'chat.steer': async (input) => ({ accepted: host.steer(input.sessionId, input.text) }),
+      // The engine holds open questions, not the page that showed them: any surface answers, the first answer wins,
+      // and a later one (another tab, a reloaded page with a stale dialog) gets accepted: false.
       'approvals.answer': async (input) => ({ accepted: host.answerApproval(input.id, input.choice) }),
+      'approvals.pending': async () => host.pendingQuestions(),
       'clarify.answer': async (input) => ({ accepted: host.answerClarify(input.id, input.text) }),
     };
   }

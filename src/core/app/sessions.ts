@@ -88,6 +88,7 @@ export function toDisplayMessage(message: StoredMessage): DisplayMessage {
     toolCalls: message.toolCalls ?? [],
     toolCallId: message.toolCallId,
     toolName: message.toolName,
+    outcome: message.outcome,
     createdAt: message.createdAt,
   };
 }

@@ -163,6 +163,18 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    description: 'tool call outcomes',
+    up: (db) => {
+      // How a tool call ended (done, denied, timed out…) and what decided its approval, as JSON
+      // {status, note?} (shared/events.ts ToolOutcome). The result text alone cannot tell a denial from a
+      // failure or a success, and a reopened session must not show a refused command as done. NULL on rows
+      // written before this version and on every other role. Not indexed for search: the FTS triggers list
+      // their columns, so this column stays out of them.
+      db.exec(`ALTER TABLE messages ADD COLUMN tool_outcome TEXT`);
+    },
+  },
 ];
 
 export const LATEST_STORE_VERSION = STORE_MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

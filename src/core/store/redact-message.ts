@@ -8,7 +8,11 @@ export type TextRedactor = (text: string) => string;
  * and tool names untouched, since they hold no user data and the conversation's structure depends on them.
  */
 export function redactMessage(message: NewMessage, redact: TextRedactor): NewMessage {
-  if (message.role !== 'assistant') return { ...message, content: redact(message.content) };
+  if (message.role !== 'assistant') {
+    // An outcome's note can carry an error message ("prompt_failed: …"); redact it like the content.
+    const note = message.outcome?.note;
+    return { ...message, content: redact(message.content), ...(message.outcome !== undefined && note !== undefined ? { outcome: { ...message.outcome, note: redact(note) } } : {}) };
+  }
   return {
     ...message,
     content: redact(message.content),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { HearthError, errorMessage } from '../errors.js';
+import { ToolOutcome } from '../../shared/events.js';
 import type { Usage } from '../llm/types.js';
 import type { Db } from './database.js';
 import { MessageSearch } from './message-search.js';
@@ -33,13 +34,14 @@ interface MessageRow {
   input_tokens: number | null;
   output_tokens: number | null;
   created_at: number;
+  tool_outcome: string | null;
 }
 
 /** Stored JSON is parsed through a schema like any other input (STYLE.md: types from schemas). */
 const StoredToolCalls = z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
 
 const SESSION_COLUMNS = 'id, source, model, title, parent_session_id, started_at, updated_at, ended_at, input_tokens, output_tokens, message_count';
-const MESSAGE_COLUMNS = 'id, session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at';
+const MESSAGE_COLUMNS = 'id, session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome';
 
 /**
  * Sessions and messages in the encrypted database. Every method runs in its own transaction that has
@@ -65,8 +67,8 @@ export class SqliteSessionStore implements SessionStore {
       getSession: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
       listSessions: db.prepare<[number, number], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`),
       insertMessage: db.prepare<unknown[], MessageRow>(
-        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${MESSAGE_COLUMNS}`,
+        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${MESSAGE_COLUMNS}`,
       ),
       countMessages: db.prepare(`UPDATE sessions SET message_count = message_count + ?, updated_at = ? WHERE id = ?`),
       getMessages: db.prepare<[string], MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE session_id = ? ORDER BY id`),
@@ -78,8 +80,8 @@ export class SqliteSessionStore implements SessionStore {
       deleteSession: db.prepare<[string]>(`DELETE FROM sessions WHERE id = ?`),
       messageInSession: db.prepare<[number, string], { id: number }>(`SELECT id FROM messages WHERE id = ? AND session_id = ?`),
       copyMessages: db.prepare<[string, string, number]>(
-        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at)
-         SELECT ?, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at
+        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome)
+         SELECT ?, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome
          FROM messages WHERE session_id = ? AND id <= ? ORDER BY id`,
       ),
       // The branch's totals are what its copied messages recorded, so its cost reads as its own history.
@@ -253,6 +255,7 @@ function messageValues(sessionId: string, message: NewMessage, now: number): unk
     message.inputTokens ?? null,
     message.outputTokens ?? null,
     now,
+    message.role === 'tool' && message.outcome !== undefined ? JSON.stringify(message.outcome) : null,
   ];
 }
 
@@ -285,6 +288,12 @@ function toMessage(row: MessageRow): StoredMessage {
     if (!parsed.success) throw new HearthError('db_io', `Message ${row.id} has unreadable tool_calls: ${parsed.error.message}`);
     toolCalls = parsed.data;
   }
+  let outcome: StoredMessage['outcome'] = null;
+  if (row.tool_outcome !== null) {
+    const parsed = ToolOutcome.safeParse(parseJson(row.tool_outcome));
+    if (!parsed.success) throw new HearthError('db_io', `Message ${row.id} has an unreadable tool_outcome: ${parsed.error.message}`);
+    outcome = parsed.data;
+  }
   return {
     id: row.id,
     sessionId: row.session_id,
@@ -297,6 +306,7 @@ function toMessage(row: MessageRow): StoredMessage {
     inputTokens: row.input_tokens,
     outputTokens: row.output_tokens,
     createdAt: row.created_at,
+    outcome,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ToolOutcome } from '../../shared/events.js';
 import type { ChatMessage, ToolCall, Usage } from '../llm/types.js';
 
 /** Where a session came from: the surface that started it. */
@@ -30,6 +31,8 @@ export interface StoredMessage {
   inputTokens: number | null;
   outputTokens: number | null;
   createdAt: number;
+  /** How a tool call ended (tool rows written since store version 5); null otherwise. */
+  outcome: ToolOutcome | null;
 }
 
 export interface NewSession {
@@ -40,7 +43,8 @@ export interface NewSession {
   parentSessionId?: string;
 }
 
-export type NewMessage = ChatMessage & { inputTokens?: number; outputTokens?: number };
+/** `outcome` is kept for tool rows only. */
+export type NewMessage = ChatMessage & { inputTokens?: number; outputTokens?: number; outcome?: ToolOutcome };
 
 /** A new session that starts as a copy of another one's conversation (the UI's "branch from here"). */
 export interface BranchSession {

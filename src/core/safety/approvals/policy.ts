@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { abortError, errorMessage } from '../../errors.js';
-import { askUser, type ApprovalPromptHandler } from './ask-user.js';
+import { askUser, type ApprovalPromptHandler, type AskedApproval } from './ask-user.js';
 import type { ActionKind, ApprovalBroker, ApprovalOutcome, ApprovalRequest, CheckOptions, Classification, SessionOrigin } from './broker.js';
 import { classifyCommand, classifyFileWrite, type DetectorContext } from './detector.js';
 import { REASONS } from './reasons.js';
 import type { CommandJudge } from './smart-judge.js';
 
-export type { ApprovalPromptHandler } from './ask-user.js';
+export type { ApprovalPromptHandler, AskedApproval } from './ask-user.js';
+
+/**
+ * What a tool call's check may add to `CheckOptions`: the agent loop passes the id of the call that asks, so the
+ * question a surface shows belongs to that call's card.
+ */
+export type ToolCheckOptions = CheckOptions & { callId?: string };
 
 /**
  * `manual`: dangerous commands ask the user. `smart`: a model judges them first and the user is asked only
@@ -123,7 +129,7 @@ export class ApprovalPolicyBroker implements ApprovalBroker {
     return (this.options.classify ?? classifyCommand)(command, context);
   }
 
-  async check(sessionId: string, command: string, signal: AbortSignal, options: CheckOptions = {}): Promise<ApprovalOutcome> {
+  async check(sessionId: string, command: string, signal: AbortSignal, options: ToolCheckOptions = {}): Promise<ApprovalOutcome> {
     if (signal.aborted) throw abortError(signal);
     const kind = options.kind ?? 'command';
     const origin = options.origin ?? 'user';
@@ -159,7 +165,7 @@ export class ApprovalPolicyBroker implements ApprovalBroker {
       if (verdict.decision === 'approve') return decided('smart_approved', true);
       if (verdict.decision === 'deny') return decided('smart_denied', false);
     }
-    return this.askAndRecord(sessionId, command, kind, classification, signal, decided);
+    return this.askAndRecord(sessionId, command, kind, classification, signal, decided, options);
   }
 
   private async askAndRecord(
@@ -169,8 +175,23 @@ export class ApprovalPolicyBroker implements ApprovalBroker {
     classification: Classification,
     signal: AbortSignal,
     decided: (reason: string, approved: boolean, requestId?: string | null, persistError?: string) => ApprovalOutcome,
+    options: ToolCheckOptions,
   ): Promise<ApprovalOutcome> {
-    const request: ApprovalRequest = { id: randomUUID(), sessionId, command, reasons: classification.reasons, kind, expiresAt: this.now() + this.timeoutMs };
+    const base: ApprovalRequest = {
+      id: randomUUID(),
+      sessionId,
+      command,
+      reasons: classification.reasons,
+      kind,
+      expiresAt: this.now() + this.timeoutMs,
+      // Carried as the detector said it, so the dialog can say "this cannot be undone" instead of pointing at /rollback.
+      ...(classification.irreversible === undefined ? {} : { irreversible: classification.irreversible }),
+    };
+    const request: AskedApproval = {
+      ...base,
+      ...(options.callId === undefined ? {} : { callId: options.callId }),
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    };
     const handler = this.promptHandler;
     if (handler === null) return decided('no_surface', false, request.id);
 
