@@ -19,10 +19,13 @@ const services = createServices(picked.api, {
     : {}),
 });
 
-// After a reconnect, events sent while the socket was down are gone: re-read what the screen shows.
+// Questions the engine holds open (an approval asked before this page loaded) are shown on attach; in web mode on
+// every (re)connect, since events sent while the socket was down are gone: re-read what the screen shows.
 if (picked.kind === 'websocket') {
   picked.api.onConnectionChange((state) => {
-    if (state === 'open') void services.settings.getState().load();
+    if (state !== 'open') return;
+    void services.settings.getState().load();
+    void services.chat.getState().syncPending();
   });
 }
 
@@ -30,6 +33,8 @@ if (picked.kind === 'websocket') {
 const shell = shellApi();
 const quickPrompt = shell !== null && new URLSearchParams(window.location.search).get('view') === 'quick-prompt';
 if (shell !== null && !quickPrompt) followShellLinks(services, shell, window.location.search);
+// The desktop window attaches once (IPC has no reconnects); the quick prompt shows only its own conversation.
+if (picked.kind !== 'websocket' && !quickPrompt) void services.chat.getState().syncPending();
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root');

@@ -24,11 +24,11 @@ async function setUp() {
   await eventually(() => expect(api.connectionState()).toBe('open'));
 }
 
-function requestApproval(id: string, expiresInMs: number) {
+function requestApproval(id: string, expiresInMs: number, undo: { irreversible?: boolean; checkpoint?: string } = {}) {
   server.emit({
     channel: 'agent',
     sessionId: 's1',
-    event: { type: 'approval_request', id, command: `rm -rf /tmp/${id}`, reasons: ['recursive delete', 'outside the workspace'], expiresAt: Date.now() + expiresInMs },
+    event: { type: 'approval_request', id, command: `rm -rf /tmp/${id}`, reasons: ['recursive delete', 'outside the workspace'], expiresAt: Date.now() + expiresInMs, ...undo },
   });
 }
 
@@ -71,5 +71,24 @@ describe('ApprovalModal', () => {
     fireEvent.click(screen.getByTestId('approval-dismiss'));
     expect(screen.queryByTestId('approval-modal')).toBeNull();
     expect(server.calls).toEqual([]);
+  });
+
+  it('says what undo there is: "cannot be undone", the folder a checkpoint is taken of, or that none is', async () => {
+    // Catches the dialog promising a rollback for what no workspace snapshot covers (a delete outside it), or
+    // dropping the irreversible flag on its way from the engine.
+    await setUp();
+    const cases = [
+      [{ irreversible: true }, 'none', 'This cannot be undone'],
+      [{ checkpoint: '/home/me/project' }, 'checkpoint', 'A checkpoint of /home/me/project is taken first'],
+      [{}, 'unknown', 'No checkpoint is taken'],
+    ] as const;
+    for (const [undo, kind, text] of cases) {
+      requestApproval(`u-${kind}`, 60_000, undo);
+      const line = await screen.findByTestId('approval-undo');
+      expect(line.dataset.undo).toBe(kind);
+      expect(line.textContent).toContain(text);
+      fireEvent.click(screen.getByTestId('approval-deny'));
+      await eventually(() => expect(screen.queryByTestId('approval-modal')).toBeNull());
+    }
   });
 });

@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   clarifyAnswered,
   initialChatState,
+  pendingSynced,
   reduceAgentEvent,
   sessionLoaded,
+  toolCardState,
   userSent,
+  type ChatItem,
   type ChatState,
 } from '../../src/renderer/chat/chat-machine.js';
 import type { AgentEvent } from '../../src/shared/events.js';
@@ -56,7 +59,9 @@ describe('chat state machine', () => {
       { type: 'approval_request', id: 'a1', command: 'rm -rf build', reasons: ['recursive delete'], expiresAt: 60_000 },
     ]);
     expect(s.phase).toBe('waiting-for-user');
-    expect(s.approvals).toEqual([{ id: 'a1', sessionId: 's1', command: 'rm -rf build', reasons: ['recursive delete'], kind: 'command', expiresAt: 60_000 }]);
+    expect(s.approvals).toEqual([
+      { id: 'a1', sessionId: 's1', command: 'rm -rf build', reasons: ['recursive delete'], kind: 'command', expiresAt: 60_000, callId: null, irreversible: false, checkpoint: null, timedOut: false },
+    ]);
     s = run(s, [{ type: 'approval_resolved', id: 'a1', approved: true, reason: 'user approved once' }]);
     expect(s.phase).toBe('streaming');
     expect(s.approvals).toEqual([]);
@@ -143,17 +148,96 @@ describe('chat state machine', () => {
   it('a stored session loads with tool results folded into their call’s card', () => {
     // Catches tool messages shown as stray bubbles, or results attached to the wrong call.
     const s = sessionLoaded('s9', 'openai:gpt-4o', [
-      { id: 1, role: 'system', content: 'sys', reasoning: null, toolCalls: [], toolCallId: null, toolName: null, createdAt: 0 },
-      { id: 2, role: 'user', content: 'hi', reasoning: null, toolCalls: [], toolCallId: null, toolName: null, createdAt: 0 },
-      { id: 3, role: 'assistant', content: '', reasoning: null, toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a"}' }, { id: 'c2', name: 'read_file', arguments: 'not json' }], toolCallId: null, toolName: null, createdAt: 0 },
-      { id: 4, role: 'tool', content: 'B', reasoning: null, toolCalls: [], toolCallId: 'c2', toolName: 'read_file', createdAt: 0 },
-      { id: 5, role: 'tool', content: 'A', reasoning: null, toolCalls: [], toolCallId: 'c1', toolName: 'read_file', createdAt: 0 },
-      { id: 6, role: 'assistant', content: 'done', reasoning: 'because', toolCalls: [], toolCallId: null, toolName: null, createdAt: 0 },
+      { id: 1, role: 'system', content: 'sys', reasoning: null, toolCalls: [], toolCallId: null, toolName: null, outcome: null, createdAt: 0 },
+      { id: 2, role: 'user', content: 'hi', reasoning: null, toolCalls: [], toolCallId: null, toolName: null, outcome: null, createdAt: 0 },
+      { id: 3, role: 'assistant', content: '', reasoning: null, toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a"}' }, { id: 'c2', name: 'read_file', arguments: 'not json' }], toolCallId: null, toolName: null, outcome: null, createdAt: 0 },
+      { id: 4, role: 'tool', content: 'B', reasoning: null, toolCalls: [], toolCallId: 'c2', toolName: 'read_file', outcome: { status: 'done' }, createdAt: 0 },
+      { id: 5, role: 'tool', content: 'A', reasoning: null, toolCalls: [], toolCallId: 'c1', toolName: 'read_file', outcome: { status: 'done' }, createdAt: 0 },
+      { id: 6, role: 'assistant', content: 'done', reasoning: 'because', toolCalls: [], toolCallId: null, toolName: null, outcome: null, createdAt: 0 },
     ]);
     expect(s.phase).toBe('idle');
     expect(s.items.map((i) => i.kind)).toEqual(['user', 'tool', 'tool', 'assistant']);
     expect(s.items[1]).toMatchObject({ callId: 'c1', result: 'A', args: '{\n  "path": "a"\n}' });
     expect(s.items[2]).toMatchObject({ callId: 'c2', result: 'B', args: 'not json' });
     expect(s.items[3]).toMatchObject({ text: 'done', reasoning: 'because' });
+  });
+
+  it('a tool card waits for the user while its approval is open, then shows how it ended', () => {
+    // Catches the card saying "running" while nothing runs (the user is being asked), or a denial shown as done.
+    let s = run(started(), [
+      { type: 'tool_start', callId: 'c1', name: 'terminal', args: { command: 'rm -rf /tmp/x' } },
+      { type: 'approval_request', id: 'a1', command: 'rm -rf /tmp/x', reasons: ['recursive delete'], expiresAt: 60_000, callId: 'c1', irreversible: true },
+    ]);
+    const card = () => s.items.find((i): i is Extract<ChatItem, { kind: 'tool' }> => i.kind === 'tool')!;
+    expect(toolCardState(card(), s.approvals)).toBe('waiting');
+    expect(s.approvals[0]).toMatchObject({ callId: 'c1', irreversible: true, checkpoint: null });
+    s = run(s, [
+      { type: 'approval_resolved', id: 'a1', approved: false, reason: 'deny' },
+      { type: 'tool_end', callId: 'c1', name: 'terminal', content: 'Command not run.', isError: true, durationMs: 3, outcome: { status: 'denied', note: 'deny' } },
+    ]);
+    expect(toolCardState(card(), s.approvals)).toBe('denied');
+    // A producer without outcomes still gets an honest card from isError.
+    const legacy = run(started(), [
+      { type: 'tool_start', callId: 'c2', name: 'terminal', args: {} },
+      { type: 'tool_end', callId: 'c2', name: 'terminal', content: 'boom', isError: true, durationMs: 1 },
+    ]);
+    expect(toolCardState(legacy.items[1] as Extract<ChatItem, { kind: 'tool' }>, [])).toBe('failed');
+  });
+
+  it('a timed-out approval stays (marked) after the turn ends, so the user sees it failed closed; an answer elsewhere closes it', () => {
+    // Catches a dialog that silently vanishes on timeout in a window nobody was watching, or one that stays open
+    // after another window answered it.
+    let s = run(started(), [
+      { type: 'approval_request', id: 'slow', command: 'x', reasons: [], expiresAt: 9e12 },
+      { type: 'approval_request', id: 'quick', command: 'y', reasons: [], expiresAt: 9e12 },
+      { type: 'approval_resolved', id: 'quick', approved: true, reason: 'once' },
+      { type: 'approval_resolved', id: 'slow', approved: false, reason: 'timeout' },
+      { type: 'turn_end', final: '', reason: 'stop' },
+    ]);
+    expect(s.approvals.map((a) => [a.id, a.timedOut])).toEqual([['slow', true]]);
+    expect(s.phase).toBe('idle');
+    // The same timeout heard by a window showing another session.
+    s = run(initialChatState(), [
+      { type: 'approval_request', id: 'bg', command: 'z', reasons: [], expiresAt: 9e12 },
+      { type: 'approval_resolved', id: 'bg', approved: false, reason: 'timeout' },
+    ], 'other');
+    expect(s.approvals.map((a) => [a.id, a.timedOut])).toEqual([['bg', true]]);
+  });
+
+  it('pendingSynced adds what the engine holds open, once, drops what it no longer holds, and waits for the user', () => {
+    // Catches a reloaded page missing the open approval, showing it twice (event + pending reply), or keeping a
+    // dialog whose question was answered while the page was disconnected.
+    const request = { type: 'approval_request' as const, id: 'a1', command: 'rm -rf /srv/data', reasons: ['recursive delete'], expiresAt: 9e12, callId: 'c1', checkpoint: '/ws' };
+    let s: ChatState = { ...sessionLoaded('s1', 'm', [
+      { id: 1, role: 'assistant', content: '', reasoning: null, toolCalls: [{ id: 'c1', name: 'terminal', arguments: '{}' }], toolCallId: null, toolName: null, outcome: null, createdAt: 0 },
+    ]), approvals: [{ id: 'gone', sessionId: 's1', command: 'old', reasons: [], kind: 'command', expiresAt: 9e12, callId: null, irreversible: false, checkpoint: null, timedOut: false }] };
+    s = pendingSynced(s, { approvals: [{ sessionId: 's1', request }], clarifications: [] });
+    s = run(s, [request]);
+    expect(s.approvals.map((a) => a.id)).toEqual(['a1']);
+    expect(s.approvals[0]?.checkpoint).toBe('/ws');
+    expect(s.phase).toBe('waiting-for-user');
+    expect(toolCardState(s.items[0] as Extract<ChatItem, { kind: 'tool' }>, s.approvals)).toBe('waiting');
+    s = pendingSynced(s, { approvals: [], clarifications: [{ sessionId: 's1', request: { type: 'clarify_request', id: 'q1', question: 'Which?', choices: [] } }] });
+    expect(s.approvals).toEqual([]);
+    expect(s.clarify).toMatchObject({ id: 'q1', question: 'Which?' });
+    expect(s.phase).toBe('waiting-for-user');
+  });
+
+  it('a reopened session shows denied, timed out and failed calls as such; old rows without an outcome never claim done', () => {
+    // Catches the original bug: every stored tool call rendered as a green "done" after reopening a session.
+    const call = (id: string) => ({ id, name: 'terminal', arguments: '{}' });
+    const tool = (n: number, callId: string, outcome: { status: 'done' | 'denied' | 'timed_out' | 'failed'; note?: string } | null) =>
+      ({ id: n, role: 'tool' as const, content: 'r', reasoning: null, toolCalls: [], toolCallId: callId, toolName: 'terminal', outcome, createdAt: 0 });
+    const s = sessionLoaded('s1', 'm', [
+      { id: 1, role: 'assistant', content: '', reasoning: null, toolCalls: [call('d'), call('t'), call('f'), call('ok'), call('old')], toolCallId: null, toolName: null, outcome: null, createdAt: 0 },
+      tool(2, 'd', { status: 'denied', note: 'deny' }),
+      tool(3, 't', { status: 'timed_out', note: 'timeout' }),
+      tool(4, 'f', { status: 'failed' }),
+      tool(5, 'ok', { status: 'done', note: 'once' }),
+      tool(6, 'old', null),
+    ]);
+    const states = s.items.map((i) => (i.kind === 'tool' ? toolCardState(i, []) : i.kind));
+    expect(states).toEqual(['denied', 'timed_out', 'failed', 'done', 'ended']);
+    expect(s.items[0]).toMatchObject({ isError: true, outcome: { note: 'deny' } });
   });
 });

@@ -76,4 +76,32 @@ describe('chat store actions', () => {
     expect(services.chat.getState().phase).toBe('idle');
     expect(services.chat.getState().items.at(-1)).toMatchObject({ kind: 'notice', event: { type: 'turn_error', code: 'unavailable', message: 'no model configured' } });
   });
+
+  it('syncPending shows what the engine holds open and opens the session that waits; a refused late answer closes the dialog', async () => {
+    // Catches a reloaded page that never learns of the approval it was asked before the reload, or one that shows
+    // the dialog with no way back to the conversation it belongs to.
+    const request = { type: 'approval_request' as const, id: 'a1', command: 'rm -rf /srv', reasons: ['recursive delete'], expiresAt: Date.now() + 60_000, callId: 'c1', irreversible: true };
+    server = await startContractServer({
+      'approvals.pending': async () => ({ approvals: [{ sessionId: 'waiting-1', request }], clarifications: [] }),
+      'sessions.open': async () => ({
+        session: { id: 'waiting-1', title: 't', source: 'web', model: 'm', parentSessionId: null, startedAt: 0, updatedAt: 0, messageCount: 2, inputTokens: 0, outputTokens: 0 },
+        messages: [
+          { id: 1, role: 'user' as const, content: 'clean up', reasoning: null, toolCalls: [], toolCallId: null, toolName: null, outcome: null, createdAt: 0 },
+          { id: 2, role: 'assistant' as const, content: '', reasoning: null, toolCalls: [{ id: 'c1', name: 'terminal', arguments: '{}' }], toolCallId: null, toolName: null, outcome: null, createdAt: 0 },
+        ],
+      }),
+      'approvals.answer': async () => ({ accepted: false }),
+    });
+    api = webSocketApi(server.location);
+    services = createServices(api);
+    const chat = services.chat;
+    await chat.getState().syncPending();
+    expect(chat.getState().sessionId).toBe('waiting-1');
+    expect(chat.getState().phase).toBe('waiting-for-user');
+    expect(chat.getState().approvals).toMatchObject([{ id: 'a1', sessionId: 'waiting-1', callId: 'c1', irreversible: true }]);
+    expect(server.calls.map((c) => c.route)).toEqual(['approvals.pending', 'sessions.open', 'approvals.pending']);
+    await chat.getState().answerApproval('a1', 'once');
+    expect(chat.getState().approvals).toEqual([]);
+    expect(chat.getState().actionError).toBeNull();
+  });
 });

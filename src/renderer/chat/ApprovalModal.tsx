@@ -14,8 +14,10 @@ const CHOICES: { choice: z.infer<typeof ApprovalChoice>; label: MessageKey; clas
 const TITLES = { command: 'approval.title', file_write: 'approval.titleFile', self_modification: 'approval.titleSelf' } as const;
 
 /**
- * The oldest unanswered approval, from any session. It fails closed: once `expiresAt` passes the engine has
- * already denied the command, so the buttons go and the modal says so instead of pretending it can still run.
+ * The oldest unanswered approval, from any session. It fails closed: once `expiresAt` passes (or the engine says it
+ * timed out) the command has been denied, so the buttons go and the modal says so instead of pretending it can still
+ * run. It says honestly what undo there is: "cannot be undone" for what no checkpoint covers, the folder a
+ * checkpoint is taken of when one is, and nothing promised otherwise.
  */
 export function ApprovalModal() {
   const t = useT();
@@ -26,7 +28,7 @@ export function ApprovalModal() {
   const now = useNow(250);
   if (!approval) return null;
   const secondsLeft = Math.max(0, Math.ceil((approval.expiresAt - now) / 1000));
-  const expired = secondsLeft === 0;
+  const expired = secondsLeft === 0 || approval.timedOut;
   return (
     <div className="modal-backdrop">
       <div className="modal" role="dialog" aria-modal="true" aria-labelledby="approval-title" data-testid="approval-modal" data-approval-id={approval.id}>
@@ -40,6 +42,19 @@ export function ApprovalModal() {
             <li key={reason}>{reason}</li>
           ))}
         </ul>
+        {approval.irreversible ? (
+          <p className="approval-undo irreversible" data-testid="approval-undo" data-undo="none">
+            {t('approval.irreversible')}
+          </p>
+        ) : approval.checkpoint !== null ? (
+          <p className="approval-undo" data-testid="approval-undo" data-undo="checkpoint">
+            {t('approval.checkpoint', { folder: approval.checkpoint })}
+          </p>
+        ) : (
+          <p className="approval-undo muted" data-testid="approval-undo" data-undo="unknown">
+            {t('approval.noCheckpoint')}
+          </p>
+        )}
         {expired ? (
           <div className="approval-expired" data-testid="approval-timed-out" role="alert">
             {t('approval.timedOut')}

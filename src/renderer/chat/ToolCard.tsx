@@ -1,21 +1,43 @@
 import { memo } from 'react';
-import { useT } from '../i18n/i18n.js';
-import type { ChatItem } from './chat-machine.js';
+import { useChat } from '../app/services.js';
+import { useT, type MessageKey } from '../i18n/i18n.js';
+import { toolCardState, type ChatItem, type ToolCardState } from './chat-machine.js';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
-/** One tool call: what was asked, what it printed while running, and how it ended. */
+const LABELS: Record<ToolCardState, MessageKey> = {
+  running: 'tool.running',
+  waiting: 'tool.waiting',
+  done: 'tool.done',
+  failed: 'tool.failed',
+  denied: 'tool.denied',
+  timed_out: 'tool.timed_out',
+  cancelled: 'tool.cancelled',
+  ended: 'tool.ended',
+};
+
+/**
+ * One tool call: what was asked, what it printed while running, and how it ended — "waiting for you" while its
+ * approval is open, and denied / timed out / failed as such, also in a reopened session, with what decided.
+ */
 export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const t = useT();
-  const state = item.result === null ? 'running' : item.isError ? 'error' : 'done';
+  const approvals = useChat((s) => s.approvals);
+  const state = toolCardState(item, approvals);
+  const note = item.outcome?.note;
   return (
     <details className={`tool-card tool-${state}`} data-testid="tool-card" data-tool={item.name} data-state={state} open={state !== 'done'}>
       <summary>
         <span className="tool-name" data-testid="tool-name">{item.name}</span>
-        <span className="tool-state">
-          {state === 'running' ? t('tool.running') : state === 'error' ? t('tool.failed') : t('tool.done')}
+        <span className="tool-state" data-testid="tool-state">
+          {t(LABELS[state])}
           {item.durationMs !== null && <span data-testid="tool-duration"> · {t('tool.duration', { seconds: (item.durationMs / 1000).toFixed(1) })}</span>}
         </span>
+        {note !== undefined && (
+          <span className="tool-note" data-testid="tool-note">
+            {t('tool.note', { note })}
+          </span>
+        )}
       </summary>
       <div className="tool-section">
         <div className="tool-label">{t('tool.arguments')}</div>
@@ -29,7 +51,7 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
       )}
       {item.result !== null && (
         <div className="tool-section">
-          <div className="tool-label">{item.isError ? t('tool.error') : t('tool.result')}</div>
+          <div className="tool-label">{state === 'done' || state === 'ended' ? t('tool.result') : t('tool.error')}</div>
           <pre data-testid="tool-result">{item.result}</pre>
         </div>
       )}

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { DisplayMessage } from '../../shared/contract.js';
-import type { AgentEvent } from '../../shared/events.js';
+import type { DisplayMessage, RouteOutput } from '../../shared/contract.js';
+import type { AgentEvent, ApprovalRequestEvent, ToolOutcome } from '../../shared/events.js';
 
 /**
  * The chat as an explicit state machine (goose desktop's idea): an approval is a *state* of the chat, not a
@@ -30,6 +30,10 @@ export type ChatItem =
       result: string | null;
       isError: boolean;
       durationMs: number | null;
+      /** How it ended (from `tool_end` or the stored result); null while running, or for results stored without one. */
+      outcome: ToolOutcome | null;
+      /** Loaded from a stored session rather than seen live. */
+      fromHistory: boolean;
     }
   | { kind: 'notice'; key: string; event: NoticeEvent };
 
@@ -41,6 +45,17 @@ export interface PendingApproval {
   /** What is asked about; the modal's title says it. */
   kind: 'command' | 'file_write' | 'self_modification';
   expiresAt: number;
+  /** The tool call that asked: its card shows "waiting for you". */
+  callId: string | null;
+  /** No checkpoint can undo it: the modal says so. */
+  irreversible: boolean;
+  /** The folder snapshotted before it runs, or null when none is. */
+  checkpoint: string | null;
+  /**
+   * The engine denied it because nobody answered in time. Kept (until dismissed) so every window shows that it
+   * failed closed, instead of the dialog vanishing without a word.
+   */
+  timedOut: boolean;
 }
 
 export interface PendingClarify {
@@ -127,11 +142,60 @@ function updateTool(state: ChatState, callId: string, update: (item: Extract<Cha
   return state;
 }
 
+/** An approval still waiting for an answer (not one kept only to show that it timed out). */
+function isOpen(approval: PendingApproval): boolean {
+  return !approval.timedOut;
+}
+
+function waitsOnUser(state: ChatState): boolean {
+  return state.approvals.some((a) => isOpen(a) && a.sessionId === state.sessionId) || state.clarify !== null;
+}
+
 /** Back to streaming once nothing waits on the user any more. */
 function afterAnswer(state: ChatState): ChatState {
-  const current = state.approvals.some((a) => a.sessionId === state.sessionId) || state.clarify !== null;
-  if (state.phase === 'waiting-for-user' && !current) return { ...state, phase: 'streaming' };
+  if (state.phase === 'waiting-for-user' && !waitsOnUser(state)) return { ...state, phase: 'streaming' };
   return state;
+}
+
+function toPending(sessionId: string, event: ApprovalRequestEvent): PendingApproval {
+  return {
+    id: event.id,
+    sessionId,
+    command: event.command,
+    reasons: event.reasons,
+    kind: event.kind ?? 'command',
+    expiresAt: event.expiresAt,
+    callId: event.callId ?? null,
+    irreversible: event.irreversible === true,
+    checkpoint: event.checkpoint ?? null,
+    timedOut: false,
+  };
+}
+
+/** Adds an approval once: the same request may arrive as an event and in `approvals.pending`. */
+function withApproval(state: ChatState, approval: PendingApproval): ChatState {
+  if (state.approvals.some((a) => a.id === approval.id)) return state;
+  return { ...state, approvals: [...state.approvals, approval] };
+}
+
+/** An answer from anywhere closes the dialog; a timeout keeps it, marked, so the user sees it was denied. */
+function resolveApproval(state: ChatState, id: string, reason: string): ChatState {
+  if (reason === 'timeout') return { ...state, approvals: state.approvals.map((a) => (a.id === id ? { ...a, timedOut: true } : a)) };
+  return { ...state, approvals: state.approvals.filter((a) => a.id !== id) };
+}
+
+/** What a tool card shows. */
+export type ToolCardState = 'running' | 'waiting' | 'done' | 'failed' | 'denied' | 'timed_out' | 'cancelled' | 'ended';
+
+/**
+ * A running call whose approval is open is waiting for the user, not running. A finished one shows its outcome;
+ * one loaded from a session stored before outcomes were kept says only that it ended, never a false "done".
+ */
+export function toolCardState(item: Extract<ChatItem, { kind: 'tool' }>, approvals: readonly PendingApproval[]): ToolCardState {
+  if (item.result === null) return approvals.some((a) => isOpen(a) && a.callId === item.callId) ? 'waiting' : 'running';
+  if (item.outcome !== null) return item.outcome.status;
+  if (item.fromHistory) return 'ended';
+  return item.isError ? 'failed' : 'done';
 }
 
 function streaming(state: ChatState): ChatState {
@@ -142,10 +206,8 @@ function streaming(state: ChatState): ChatState {
 export function reduceAgentEvent(state: ChatState, sessionId: string, event: AgentEvent, now: number): ChatState {
   if (sessionId !== state.sessionId) {
     // Another session (quick prompt, a background job): only its questions for the user matter here.
-    if (event.type === 'approval_request') {
-      return { ...state, approvals: [...state.approvals, { id: event.id, sessionId, command: event.command, reasons: event.reasons, kind: event.kind ?? 'command', expiresAt: event.expiresAt }] };
-    }
-    if (event.type === 'approval_resolved') return { ...state, approvals: state.approvals.filter((a) => a.id !== event.id) };
+    if (event.type === 'approval_request') return withApproval(state, toPending(sessionId, event));
+    if (event.type === 'approval_resolved') return resolveApproval(state, event.id, event.reason);
     return state;
   }
   switch (event.type) {
@@ -171,20 +233,18 @@ export function reduceAgentEvent(state: ChatState, sessionId: string, event: Age
           result: null,
           isError: false,
           durationMs: null,
+          outcome: null,
+          fromHistory: false,
         }),
       );
     case 'tool_progress':
       return updateTool(state, event.callId, (tool) => ({ ...tool, output: (tool.output + event.text).slice(-MAX_TOOL_OUTPUT) }));
     case 'tool_end':
-      return updateTool(state, event.callId, (tool) => ({ ...tool, result: event.content, isError: event.isError, durationMs: event.durationMs }));
+      return updateTool(state, event.callId, (tool) => ({ ...tool, result: event.content, isError: event.isError, durationMs: event.durationMs, outcome: event.outcome ?? null }));
     case 'approval_request':
-      return {
-        ...state,
-        phase: 'waiting-for-user',
-        approvals: [...state.approvals, { id: event.id, sessionId, command: event.command, reasons: event.reasons, kind: event.kind ?? 'command', expiresAt: event.expiresAt }],
-      };
+      return { ...withApproval(state, toPending(sessionId, event)), phase: 'waiting-for-user' };
     case 'approval_resolved':
-      return afterAnswer(withItem({ ...state, approvals: state.approvals.filter((a) => a.id !== event.id) }, { kind: 'notice', event }));
+      return afterAnswer(withItem(resolveApproval(state, event.id, event.reason), { kind: 'notice', event }));
     case 'clarify_request':
       return { ...state, phase: 'waiting-for-user', clarify: { id: event.id, sessionId, question: event.question, choices: event.choices } };
     case 'usage': {
@@ -213,7 +273,8 @@ export function reduceAgentEvent(state: ChatState, sessionId: string, event: Age
         ...next,
         phase: 'idle',
         clarify: null,
-        approvals: next.approvals.filter((a) => a.sessionId !== state.sessionId),
+        // A timed-out request stays until dismissed: it says why the command did not run.
+        approvals: next.approvals.filter((a) => a.sessionId !== state.sessionId || a.timedOut),
         turnStartedAt: null,
       };
     }
@@ -239,6 +300,27 @@ export function approvalAnswered(state: ChatState, id: string): ChatState {
   return afterAnswer({ ...state, approvals: state.approvals.filter((a) => a.id !== id) });
 }
 
+export type PendingQuestions = RouteOutput<'approvals.pending'>;
+
+/**
+ * What the engine says is open right now (`approvals.pending`), when this window attaches, reconnects or opens a
+ * session: open requests it did not see are added (a reloaded page, a second tab), open ones it holds that the
+ * engine no longer has were resolved while it was away and close. The current session's open question makes the
+ * chat wait for the user.
+ */
+export function pendingSynced(state: ChatState, pending: PendingQuestions): ChatState {
+  const open = new Set(pending.approvals.map((p) => p.request.id));
+  let next: ChatState = { ...state, approvals: state.approvals.filter((a) => a.timedOut || open.has(a.id)) };
+  for (const { sessionId, request } of pending.approvals) next = withApproval(next, toPending(sessionId, request));
+  const clarify = pending.clarifications.find((c) => c.sessionId === next.sessionId);
+  if (next.clarify === null && clarify !== undefined) {
+    next = { ...next, clarify: { id: clarify.request.id, sessionId: clarify.sessionId, question: clarify.request.question, choices: clarify.request.choices } };
+  }
+  if (next.clarify !== null && next.clarify.sessionId === next.sessionId && !pending.clarifications.some((c) => c.request.id === next.clarify?.id)) next = { ...next, clarify: null };
+  if (waitsOnUser(next)) return { ...next, phase: 'waiting-for-user' };
+  return next.phase === 'waiting-for-user' ? { ...next, phase: 'streaming' } : next;
+}
+
 /** A stored session, as chat items: tool results are folded into the card of the call that asked for them. */
 export function sessionLoaded(sessionId: string, model: string, messages: z.infer<typeof DisplayMessage>[]): ChatState {
   const items: ChatItem[] = [];
@@ -253,12 +335,15 @@ export function sessionLoaded(sessionId: string, model: string, messages: z.infe
       }
       for (const call of message.toolCalls) {
         toolIndex.set(call.id, items.length);
-        items.push({ kind: 'tool', key: `i${key++}`, callId: call.id, name: call.name, args: prettyArgs(call.arguments), output: '', result: null, isError: false, durationMs: null });
+        items.push({ kind: 'tool', key: `i${key++}`, callId: call.id, name: call.name, args: prettyArgs(call.arguments), output: '', result: null, isError: false, durationMs: null, outcome: null, fromHistory: true });
       }
     } else if (message.role === 'tool') {
       const index = message.toolCallId === null ? undefined : toolIndex.get(message.toolCallId);
       const card = index === undefined ? undefined : items[index];
-      if (card?.kind === 'tool' && index !== undefined) items[index] = { ...card, result: message.content };
+      if (card?.kind === 'tool' && index !== undefined) {
+        const failed = message.outcome !== null && message.outcome.status !== 'done';
+        items[index] = { ...card, result: message.content, outcome: message.outcome, isError: failed };
+      }
     }
   }
   return { ...initialChatState(), sessionId, model, items, nextKey: key };

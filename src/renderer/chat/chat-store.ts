@@ -7,6 +7,7 @@ import {
   approvalAnswered,
   clarifyAnswered,
   initialChatState,
+  pendingSynced,
   reduceAgentEvent,
   sendFailed,
   sessionLoaded,
@@ -23,6 +24,12 @@ export interface ChatActions {
   answerClarify(id: string, text: string): Promise<void>;
   /** Drops an approval that already timed out (the engine denied it); nothing is sent. */
   dismissApproval(id: string): void;
+  /**
+   * Reads the questions the engine holds open (`approvals.pending`): on start, after a reconnect, when a session
+   * opens. A fresh window with nothing on screen opens the session that waits for the user, so a reloaded page
+   * is back in the conversation whose dialog it shows.
+   */
+  syncPending(): Promise<void>;
   openSession(sessionId: string): Promise<void>;
   newChat(): void;
   /** Every UiEvent goes here; agent events are coalesced per frame. */
@@ -57,6 +64,21 @@ export function createChatStore(api: HearthApi, scheduler?: FrameScheduler): Cha
       }
     };
 
+    const syncOpenQuestions = async (openWaitingSession: boolean): Promise<void> => {
+      let pending;
+      try {
+        pending = await api.invoke('approvals.pending', {});
+      } catch (error) {
+        set({ actionError: errorMessage(error) });
+        return;
+      }
+      coalescer.flush();
+      set(pendingSynced(get(), pending));
+      const state = get();
+      const waiting = pending.approvals[0]?.sessionId ?? pending.clarifications[0]?.sessionId;
+      if (openWaitingSession && state.sessionId === null && state.items.length === 0 && waiting !== undefined) await get().openSession(waiting);
+    };
+
     return {
       ...initialChatState(),
       actionError: null,
@@ -87,6 +109,8 @@ export function createChatStore(api: HearthApi, scheduler?: FrameScheduler): Cha
       },
       async answerApproval(id, choice) {
         try {
+          // accepted: false means another window answered first (or it timed out): the engine's
+          // approval_resolved says which, in the thread; this dialog closes either way.
           await api.invoke('approvals.answer', { id, choice });
           coalescer.flush();
           set(approvalAnswered(get(), id));
@@ -115,8 +139,12 @@ export function createChatStore(api: HearthApi, scheduler?: FrameScheduler): Cha
           set({ ...sessionLoaded(session.id, session.model, messages), approvals: get().approvals, actionError: null });
         } catch (error) {
           set({ actionError: errorMessage(error) });
+          return;
         }
+        // A turn may be waiting on the user in this session (opened mid-turn, in another tab): its card and phase say so.
+        await syncOpenQuestions(false);
       },
+      syncPending: () => syncOpenQuestions(true),
       newChat() {
         coalescer.flush();
         set({ ...initialChatState(), approvals: get().approvals, actionError: null });
