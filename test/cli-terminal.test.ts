@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { classifyCommand } from '../src/core/safety/approvals/detector.js';
 import { freshHomeEnv, spawnHearthOnTerminal } from './fixtures/cli.js';
 import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
 import type { ScriptedServer } from './fixtures/scripted-turns.js';
@@ -16,7 +17,7 @@ afterEach(async () => {
  * and an answer typed at the prompt. Catches a prompt that never appears on a TTY, an answer that is
  * not delivered, or a denial that still runs the command.
  */
-async function answerApproval(answer: string): Promise<{ output: string; code: number | null; victimExists: boolean }> {
+async function answerApproval(answer: string): Promise<{ output: string; code: number | null; victimExists: boolean; command: string; cwd: string }> {
   // Outside the workspace: a recursive delete inside it is routine and would not ask.
   const victim = join(mkdtempSync(join(tmpdir(), 'hearth-outside-')), 'victim');
   const server = await startScriptedOpenAIServer([
@@ -46,7 +47,12 @@ async function answerApproval(answer: string): Promise<{ output: string; code: n
       resolve(exitCode);
     });
   });
-  return { output, code, victimExists: existsSync(victim) };
+  return { output, code, victimExists: existsSync(victim), command: `rm -rf ${victim}`, cwd };
+}
+
+/** What the prompt must say about undo, from what the detector knows (the flag must survive its way to the terminal). */
+function expectedUndoLine(command: string, cwd: string): string {
+  return classifyCommand(command, { workspace: cwd, cwd }).irreversible === true ? 'This cannot be undone: no checkpoint covers it.' : `A checkpoint of ${cwd} is taken first; /rollback undoes changes inside it.`;
 }
 
 describe('approvals on a terminal', () => {
@@ -62,6 +68,16 @@ describe('approvals on a terminal', () => {
     const result = await answerApproval('d');
     expect(result.output).toMatch(/Approval needed: rm -rf \S+\/victim/);
     expect(result.code).toBe(0);
+    expect(result.victimExists).toBe(true);
+  });
+
+  // Catches a prompt that promises /rollback for a delete no workspace snapshot covers (or drops the detector's
+  // irreversible flag on the way), and a refused command reported like a tool that merely failed.
+  it('says what undo there is before asking, and shows the refused call as denied with what decided', async () => {
+    const result = await answerApproval('d');
+    const prompt = result.output.slice(result.output.indexOf('Approval needed'), result.output.indexOf('[d]eny'));
+    expect(prompt).toContain(expectedUndoLine(result.command, result.cwd));
+    expect(result.output).toMatch(/✗ terminal denied \[approval: deny\]/);
     expect(result.victimExists).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { ApprovalDecision } from '../core/safety/approvals/broker.js';
-import type { AgentEvent } from '../shared/events.js';
+import type { AgentEvent, ApprovalRequestEvent } from '../shared/events.js';
 
 /**
  * Answers the questions a running turn asks the user (approvals, clarify) from lines the terminal
@@ -35,7 +35,7 @@ export class PendingQuestions {
       this.open.push({ kind: 'approval', id: event.id });
       const seconds = Math.max(0, Math.round((event.expiresAt - Date.now()) / 1000));
       this.write(
-        `\n⚠ Approval needed: ${APPROVAL_SUBJECTS[event.kind ?? 'command']}${event.command}\n  why: ${event.reasons.join('; ')}\n` +
+        `\n⚠ Approval needed: ${APPROVAL_SUBJECTS[event.kind ?? 'command']}${event.command}\n  why: ${event.reasons.join('; ')}\n  ${undoLine(event)}\n` +
           `  [o]nce  [s]ession  [a]lways  [d]eny  (denied automatically in ${seconds}s) > `,
       );
     } else if (event.type === 'clarify_request') {
@@ -70,6 +70,13 @@ export class PendingQuestions {
     this.host.answerClarify(question.id, chosen ?? text);
     return true;
   }
+}
+
+/** What undo there is, said before the user answers: never a rollback promise a workspace snapshot cannot keep. */
+export function undoLine(event: ApprovalRequestEvent): string {
+  if (event.irreversible === true) return 'This cannot be undone: no checkpoint covers it.';
+  if (event.checkpoint !== undefined) return `A checkpoint of ${event.checkpoint} is taken first; /rollback undoes changes inside it.`;
+  return 'No checkpoint is taken for this.';
 }
 
 export function parseDecision(text: string): ApprovalDecision | null {

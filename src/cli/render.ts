@@ -56,9 +56,13 @@ export class TerminalRenderer {
         this.activity.write(s.dim(indent(event.text)));
         return;
       case 'tool_end': {
-        const mark = event.isError ? s.red('✗') : s.green('✓');
+        const status = event.outcome?.status ?? (event.isError ? 'failed' : 'done');
+        const mark = status === 'done' ? s.green('✓') : status === 'cancelled' ? s.yellow('✗') : s.red('✗');
+        // Said in words, not only by the mark: a denial is not a failure of the tool, and not a success.
+        const label = status === 'done' ? '' : ` ${(status === 'cancelled' ? s.yellow : s.red)(OUTCOME_WORDS[status])}`;
+        const note = event.outcome?.note === undefined ? '' : ` [approval: ${event.outcome.note}]`;
         const preview = event.content.split('\n', 1)[0]?.slice(0, 120) ?? '';
-        this.activity.write(`${mark} ${event.name} ${s.dim(`(${Math.round(event.durationMs)} ms) ${preview}`)}\n`);
+        this.activity.write(`${mark} ${event.name}${label}${s.dim(`${note} (${Math.round(event.durationMs)} ms) ${preview}`)}\n`);
         return;
       }
       case 'model_fallback':
@@ -101,10 +105,16 @@ export class TerminalRenderer {
         this.endReasoning();
         this.breakLine();
         return;
+      case 'approval_resolved':
+        // Answered here needs no echo; a timeout or a withdrawal must be said, or the prompt just goes quiet.
+        if (!event.approved && event.reason !== 'deny') {
+          this.breakLine();
+          this.activity.write(s.yellow(`(not approved: ${event.reason === 'timeout' ? 'nobody answered in time, so it was denied' : event.reason})\n`));
+        }
+        return;
       case 'session':
       case 'status':
       case 'usage':
-      case 'approval_resolved':
         return;
     }
   }
@@ -129,6 +139,8 @@ export class TerminalRenderer {
     }
   }
 }
+
+const OUTCOME_WORDS = { failed: 'failed', denied: 'denied', timed_out: 'timed out (denied)', cancelled: 'cancelled' } as const;
 
 function summariseArgs(args: unknown): string {
   const text = typeof args === 'string' ? args : JSON.stringify(args);
