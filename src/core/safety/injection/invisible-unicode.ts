@@ -7,6 +7,9 @@
  * - ZWJ/ZWNJ between emoji (👩‍💻) or between letters of scripts that need them (Persian, Devanagari…);
  * - tag characters inside an emoji flag sequence (🏴 + tag letters + CANCEL TAG, e.g. the Scottish flag);
  * - variation selectors U+E0100–E01EF after a Han ideograph (ideographic variation sequences).
+ * - a byte-order mark (U+FEFF) as the very first character: editors on Windows write one at the start of
+ *   a UTF-8 file (some of Anthropic's own skills start with it); it hides nothing. Anywhere else it is a
+ *   zero-width no-break space and is flagged.
  * LRM/RLM/ALM are not flagged: they mark direction, they cannot reorder text the way overrides do.
  */
 
@@ -22,6 +25,7 @@ const ZWJ = 0x200d;
 const BLACK_FLAG = 0x1f3f4;
 const CANCEL_TAG = 0xe007f;
 const MAX_FLAG_TAGS = 7;
+const BYTE_ORDER_MARK = 0xfeff;
 
 function describe(cp: number): string | undefined {
   if (cp === 0x200b) return 'ZERO WIDTH SPACE';
@@ -69,6 +73,7 @@ export function findInvisibleCharacters(text: string): InvisibleCharacter[] {
 }
 
 function isLegitimate(chars: string[], i: number, cp: number, inFlagSequence: boolean): boolean {
+  if (cp === BYTE_ORDER_MARK) return i === 0;
   const before = chars[i - 1] ?? '';
   const after = chars[i + 1] ?? '';
   if (cp === ZWJ || cp === ZWNJ) return JOINABLE.test(before) && JOINABLE.test(after);

@@ -6,7 +6,8 @@
  * - it sits inside quotation marks or a code span on its line, and
  * - the text near it talks about attacks (injection, jailbreak, attacker, malicious, "for example"…).
  * Either alone is not enough: a quoted order is still an order, and a page about injection can still
- * carry one. Commands and chat-template tokens never get this exemption (see PHRASING_CATEGORIES).
+ * carry one. "Quoted" also covers a fenced code block and a line that introduces it as an example
+ * ("e.g. ignore previous instructions", "payloads such as: …") — write-ups of attacks show them that way. Commands and chat-template tokens never get this exemption (see PHRASING_CATEGORIES).
  */
 
 const OPENING: Readonly<Record<string, string>> = { '"': '"', "'": "'", '`': '`', '“': '”', '‘': '’', '«': '»', '「': '」', '『': '』', '„': '“' };
@@ -17,8 +18,36 @@ const CUE_REACH = 240;
 const DISCUSSION_CUE =
   /inject|jailbreak|attack|adversar|malicious|exploit|red[- ]?team|payload|phishing|threat|e\.g\.|for example|such as|phrases? like|strings? like|filter|detector|注入|攻击|攻擊|越狱|越獄|恶意|惡意|例如|比如|诸如|諸如|inyecci|angriff|атак|攻撃|インジェクション/i;
 
+/** An example marker just before the match on its line: "e.g.", "for example:", "payloads like". */
+const EXAMPLE_LEAD = /(?:e\.g\.|i\.e\.|for\s+example|for\s+instance|such\s+as|\blike|example\s*\d*\s*:|payloads?\s*\d*\s*:|attack\s*\d*\s*:|prompts?\s+(?:like|such\s+as)|phrases?\s+(?:like|such\s+as)|e\.\s*g\.|例如|比如|示例)[\s:,"'“‘「*`-]*$/i;
+const EXAMPLE_REACH = 40;
+
+/**
+ * Reported speech: "a README that tells the agent to skip approvals", "text asking the model to…". The
+ * sentence is about an order; no quotation marks or cue needed. "wants you to" is left out on purpose: that
+ * is how memory poisoning speaks.
+ */
+const REPORTED = /\b(?:tells?|telling|told|asks?|asking|asked|instructs?|instructing|instructed|orders?|ordering|ordered|directs?|directing|tricks?|tricking|tricked|convinces?|convincing|coax(?:es|ing)?|persuad(?:es?|ing)|attempts?\s+to\s+(?:make|get)|tries\s+to\s+(?:make|get)|trying\s+to\s+(?:make|get))\s+(?:the\s+|an?\s+|your\s+|our\s+)?(?:agent|model|assistant|ai|llm|bot|chatbot|hearth|claude|gpt|system)s?\s+(?:to\s+|into\s+)?$/i;
+const REPORTED_REACH = 60;
+
 export function isQuotedMention(text: string, start: number, end: number): boolean {
-  return isQuoted(text, start, end) && DISCUSSION_CUE.test(around(text, start, end));
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  if (REPORTED.test(text.slice(Math.max(lineStart, start - REPORTED_REACH), start))) return true;
+  if (!(isQuoted(text, start, end) || inFencedBlock(text, start) || introducedAsExample(text, start))) return false;
+  return DISCUSSION_CUE.test(around(text, start, end));
+}
+
+function introducedAsExample(text: string, start: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  return EXAMPLE_LEAD.test(text.slice(Math.max(lineStart, start - EXAMPLE_REACH), start));
+}
+
+/** Inside a ``` or ~~~ block: an odd number of fence lines before the match. */
+function inFencedBlock(text: string, start: number): boolean {
+  if (!text.includes('```') && !text.includes('~~~')) return false;
+  let fences = 0;
+  for (const m of text.slice(0, start).matchAll(/^[ \t]*(?:```|~~~)/gm)) if (m.index >= 0) fences++;
+  return fences % 2 === 1;
 }
 
 function isQuoted(text: string, start: number, end: number): boolean {

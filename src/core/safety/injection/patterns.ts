@@ -21,6 +21,8 @@ export type InjectionCategory =
   | 'ssh_backdoor'
   | 'disable_safety'
   | 'prompt_leak'
+  | 'persistence'
+  | 'memory_poisoning'
   | 'hidden_markup'
   | 'invisible_unicode';
 
@@ -28,7 +30,17 @@ export type InjectionCategory =
  * Categories whose rules match words rather than commands or tokens. A documentation page may quote
  * such words ("attacks like “ignore previous instructions”"); see mention.ts for how that is told apart.
  */
-export const PHRASING_CATEGORIES: ReadonlySet<InjectionCategory> = new Set(['instruction_override', 'role_hijack', 'concealment', 'disable_safety', 'prompt_leak']);
+export const PHRASING_CATEGORIES: ReadonlySet<InjectionCategory> = new Set([
+  'instruction_override',
+  'role_hijack',
+  'concealment',
+  'disable_safety',
+  'prompt_leak',
+  'memory_poisoning',
+  'persistence',
+  // A write-up about chat templates quotes '<|im_start|>' with words about injection around it.
+  'template_token',
+]);
 
 export interface TextRule {
   /** Stable id, reported in findings and usable in allowlists. */
@@ -38,6 +50,11 @@ export interface TextRule {
   /** Why this is refused, in words a user understands. */
   description: string;
   pattern: RegExp;
+  /**
+   * A match right after this (tested on the line before it) is prose about the thing, not an order:
+   * "use -y to skip the confirmation prompt" documents a flag.
+   */
+  unlessBefore?: RegExp;
 }
 
 /** Names of secrets as they appear in variable names: `$GITHUB_TOKEN`, `${AWS_SECRET_ACCESS_KEY}`. */
@@ -47,8 +64,8 @@ const SECRET_FILE = String.raw`(?:\.env\b|\.ssh\/id_\w+|id_(?:rsa|dsa|ecdsa|ed25
 const NETWORK_TOOL = String.raw`\b(?:curl|wget|nc|ncat|netcat|socat|invoke-webrequest|iwr)\b`;
 
 /** `flags` is 'iu' for rules over non-Latin scripts, where `\b` would not see word edges. */
-export function rule(id: string, category: InjectionCategory, severity: InjectionSeverity, description: string, source: string, flags = 'i'): TextRule {
-  return { id, category, severity, description, pattern: new RegExp(source, flags) };
+export function rule(id: string, category: InjectionCategory, severity: InjectionSeverity, description: string, source: string, flags = 'i', unlessBefore?: RegExp): TextRule {
+  return { id, category, severity, description, pattern: new RegExp(source, flags), ...(unlessBefore === undefined ? {} : { unlessBefore }) };
 }
 
 /** Role spoofing, attempts to switch off the agent's safety, and requests for its hidden prompt. */
@@ -69,34 +86,6 @@ const SAFETY_RULES: readonly TextRule[] = [
     String.raw`(?:^|\n)\s*(?:human|user)\s*:[^\n]{0,200}\n+\s*(?:assistant|ai)\s*:`,
   ),
   rule(
-    'disable_your_safety',
-    'disable_safety',
-    'high',
-    "tells the model to switch off its approvals or safety checks",
-    String.raw`\b(?:ignore|bypass|circumvent|override|disable|turn\s+off|get\s+around|evade)\s+(?:all\s+(?:of\s+)?)?(?:your|the\s+assistant'?s|hearth'?s|its)\s+(?:own\s+)?(?:approval|safety|security|guardrails?|sandbox|content\s+(?:policy|filters?)|restrictions|confirmation)`,
-  ),
-  rule(
-    'run_without_approval',
-    'disable_safety',
-    'medium',
-    'asks for commands to run without the approval step',
-    String.raw`\b(?:run|execute)\b[^\n]{0,60}?\bwithout\s+(?:asking\s+for\s+|requesting\s+|waiting\s+for\s+|any\s+)?(?:the\s+user'?s\s+)?(?:approval|permission|confirmation)\b`,
-  ),
-  rule(
-    'set_approvals_off',
-    'disable_safety',
-    'high',
-    'tries to change the approval mode to off',
-    String.raw`\b(?:set|switch|change|put)\s+(?:the\s+)?approval(?:s|\s+mode)?\s+(?:mode\s+)?(?:to\s+)?["'\x60]?(?:off|yolo|none|disabled)\b`,
-  ),
-  rule(
-    'reveal_system_prompt',
-    'prompt_leak',
-    'high',
-    'asks the model to reveal its system prompt or hidden instructions',
-    String.raw`\b(?:reveal|print|output|repeat|show|dump|leak|send|tell\s+me)\s+(?:me\s+)?(?:your|the\s+(?:full|entire|hidden|original))\s+(?:system\s+prompt|hidden\s+instructions|initial\s+instructions|original\s+instructions|instructions\s+above)\b`,
-  ),
-  rule(
     'exfiltrate_secret_location',
     'exfiltration',
     'high',
@@ -113,43 +102,9 @@ const SAFETY_RULES: readonly TextRule[] = [
 ];
 
 export const TEXT_RULES: readonly TextRule[] = [
-  // ── Instructions that try to replace the agent's own ────────────────────────────────────────────
-  rule(
-    'ignore_previous_instructions',
-    'instruction_override',
-    'high',
-    'tells the model to ignore its previous instructions',
-    String.raw`\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|every|each)\s+)?(?:of\s+)?(?:(?:the|your|my|these|those|its)\s+)?(?:previous|prior|above|earlier|preceding|former|original|initial|system)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|guidance|commands|orders)\b`,
-  ),
-  rule(
-    'ignore_your_instructions',
-    'instruction_override',
-    'high',
-    'tells the model to drop its instructions or safety rules',
-    String.raw`\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any)\s+(?:of\s+)?)?(?:your|the\s+assistant'?s?|(?:all|any)(?=\s+(?:instructions|guidelines|restrictions|safety)))\s+(?:instructions|programming|guidelines|restrictions|safety(?:\s+\w+)?|system\s+prompt|training)\b`,
-  ),
-  rule(
-    'new_instructions_header',
-    'instruction_override',
-    'high',
-    'announces replacement instructions',
-    String.raw`(?:^|\n)\s*(?:#{1,6}\s*|\*\*|\[)?(?:new|updated|real|actual|true|hidden|secret|override)\s+(?:system\s+)?(?:instructions?|prompt|directives?)\s*(?:\*\*|\])?\s*:`,
-  ),
-  rule(
-    'no_restrictions',
-    'instruction_override',
-    'high',
-    'asks the model to behave as if it had no rules',
-    String.raw`\b(?:pretend|act|behave|respond|answer)\s+(?:as\s+if|as\s+though|like)\s+you\s+(?:have|had|are\s+under)\s+no\s+(?:restrictions|rules|limits|guidelines|filters|policies)\b`,
-  ),
+  // Instruction overrides are directive.ts (verb × object, per language); intents.ts holds the other
+  // sentence-shaped classes. What stays here are tokens, commands and line shapes.
   // ── Role hijacks ─────────────────────────────────────────────────────────────────────────────────
-  rule(
-    'jailbreak_persona',
-    'role_hijack',
-    'high',
-    'declares the model a different, unrestricted persona',
-    String.raw`\byou\s+are\s+now\s+(?:an?\s+|in\s+|the\s+)?(?:DAN\b|jailbroken|unrestricted|unfiltered|uncensored|unaligned|free\s+(?:from|of)\s+\w+|no\s+longer\s+(?:bound|restricted|limited|an?\s+(?:ai|assistant))|(?:developer|god|jailbreak|dan|sudo|admin|root)\s+mode)`,
-  ),
   rule(
     'system_prompt_header',
     'role_hijack',
@@ -157,7 +112,7 @@ export const TEXT_RULES: readonly TextRule[] = [
     'poses as a system or developer message',
     String.raw`(?:^|\n|\[|<)\s*(?:system|developer)\s*(?:prompt|message|instructions?|override)\s*[:\]>]`,
   ),
-  rule('role_reassignment', 'role_hijack', 'medium', 'tries to give the model a new identity', String.raw`\b(?:you\s+are\s+now|from\s+now\s+on\s+you\s+are)\s+(?:an?|the|my)\s+\w+`),
+  rule('role_reassignment', 'role_hijack', 'medium', 'tries to give the model a new identity', String.raw`\b(?:you\s+are\s+now|you're\s+now)\s+(?:an?|the|my)\s+\w+|\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+were\s+)?(?:an?|my)\s+(?:evil|rogue|malicious|unethical|hacker|criminal|different\s+ai)\b`),
   // ── Chat-template tokens: a note never needs them, a hijack always does ─────────────────────────
   rule(
     'chat_template_token',
@@ -210,13 +165,6 @@ export const TEXT_RULES: readonly TextRule[] = [
     'reads a private SSH key',
     String.raw`\b(?:cat|less|more|head|tail|base64|xxd|strings|cp|scp|rsync|type|get-content)\b[^\n]{0,100}?\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?![\w.-]*\.pub)\b`,
   ),
-  rule(
-    'send_secrets_somewhere',
-    'exfiltration',
-    'high',
-    'asks for secrets to be sent to an outside address',
-    String.raw`\b(?:send|post|upload|e-?mail|forward|transmit|exfiltrate|leak|paste)\s+(?:\S+\s+){0,3}?(?:api[\s_-]?keys?|secrets?|credentials|passwords?|tokens?|private\s+keys?|env(?:ironment)?\s+var(?:iable)?s|\.env(?:\s+files?)?|ssh\s+keys?)\s+(?:\S+\s+){0,4}?(?:to|at|into)\s+(?:https?:\/\/|\S+@\S+\.\w+|(?:my|this|that|an?\s+external|a\s+remote)\s+(?:server|endpoint|url|webhook|address))`,
-  ),
   rule('secret_in_network_command', 'exfiltration', 'medium', 'puts a secret variable into a network command', String.raw`${NETWORK_TOOL}[^\n]{0,200}?${SECRET_VAR}`),
   rule(
     'exfiltration_endpoint',
@@ -231,12 +179,13 @@ export const TEXT_RULES: readonly TextRule[] = [
     'ssh_backdoor',
     'high',
     'adds a key to authorized_keys',
-    // A redirect or `tee` into the file, or a copy whose destination (last argument) is the file.
-    String.raw`(?:(?<!-)>>?|\btee\b[^\n|]{0,40}?)\s*\S{0,100}?authorized_keys\b|\b(?:cp|mv|install|scp)\b[^\n]{0,200}?\s\S{0,100}?authorized_keys[ \t]*(?:$|\n|;|&&|\|)`,
+    // A key written inline, or fetched from the network, into the file. Copying one's own `.pub` over ssh
+    // (what ssh-copy-id does, what CI setup docs show) is not an attack.
+    String.raw`(?:echo|printf)\s[^\n]{0,20}?ssh-(?:rsa|ed25519|dss|ecdsa\S*)\s[^\n]{0,800}?(?:>>?|\|\s*(?:sudo\s+)?tee\b[^\n|]{0,40}?)\s*\S{0,100}?authorized_keys\b|\b(?:curl|wget)\b[^\n]{0,200}?(?:>>?|\|\s*(?:sudo\s+)?tee\b[^\n|]{0,40}?)\s*\S{0,100}?authorized_keys\b`,
   ),
   rule(
     'authorized_keys_instruction',
-    'ssh_backdoor',
+    'persistence',
     'medium',
     'talks about adding a key to authorized_keys',
     String.raw`\b(?:add|append|insert|put|write)\b[^\n]{0,100}?\bauthorized_keys\b`,

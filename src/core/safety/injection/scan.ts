@@ -1,5 +1,10 @@
+import { decodeHidden, hiddenRegions, type HiddenRegion } from './decode.js';
+import { directiveSpans } from './directive.js';
+import { INTENT_RULES } from './intents.js';
 import { codePointLabel, decodeTagMessage, findInvisibleCharacters, type InvisibleCharacter } from './invisible-unicode.js';
+import { scoreText } from './linear-model.js';
 import { isQuotedMention } from './mention.js';
+import { loadInjectionModel } from './model-weights.js';
 import { PHRASING_CATEGORIES, TEXT_RULES, type InjectionCategory, type InjectionSeverity, type TextRule } from './patterns.js';
 import { MARKUP_RULES } from './patterns-markup.js';
 import { MULTILINGUAL_RULES } from './patterns-multilingual.js';
@@ -8,13 +13,17 @@ import { buildTextView } from './text-view.js';
 /**
  * The prompt-injection scanner. Anything that will later be read by the model as trusted context goes
  * through it before it is stored: memory entries, user-model facts, skills, imported files. It is a pure
- * function of the text, so every writer gets the same verdict, and so does `hearth scan` later.
+ * function of the text (and of the weights file, fixed per build), so every writer gets the same verdict.
  *
- * It is a tripwire, not a proof of safety: it catches the phrasings, tokens and commands real injections
- * use, and it is tuned so ordinary notes pass. Text is matched on the view text-view.ts builds (NFKC,
- * invisible characters removed, look-alike letters, leetspeak and spaced-out letters undone), so
- * `ign\u200Bore previous instructions`, `ｉｇｎｏｒｅ …` or `і g n о r е …` are caught as well as the plain
- * form. A message smuggled in tag characters is decoded and scanned too.
+ * It reads intent in three layers:
+ * 1. rules: directive detection (directive.ts: a verb that drops instructions aimed at the agent's
+ *    instructions, in 20 languages' tables), intent classes (intents.ts), and tokens, commands and line
+ *    shapes (patterns*.ts), matched on the de-obfuscated view (text-view.ts) and again on whatever
+ *    decode.ts finds encoded (base64, hex, ROT13, reversed, URL/entity escapes, tag characters);
+ * 2. a learned linear model (linear-model.ts) scoring each segment: alone it only marks text suspicious,
+ *    at or above its `flagAt` threshold; between `greyAt` and `flagAt` the text is in the grey zone;
+ * 3. optionally a model judge (judge.ts) asked about the grey zone and suspicious text only.
+ * A rule finding of high severity blocks; anything else found marks the text suspicious.
  */
 
 export type ScanVerdict = 'clean' | 'suspicious' | 'blocked';
@@ -22,10 +31,12 @@ export type ScanVerdict = 'clean' | 'suspicious' | 'blocked';
 /** Where the text came from; reported in findings and messages. Callers may use their own names. */
 export type ScanSource = 'memory' | 'user' | 'user_model' | 'skill' | 'context_file' | 'soul' | 'tool_output' | 'import' | (string & {});
 
+export type FindingCategory = InjectionCategory | 'learned_model' | 'judge';
+
 export interface InjectionFinding {
-  /** Rule id from patterns.ts, or `invisible_unicode`. */
+  /** Rule id (patterns, intents, `override_instructions`, `invisible_unicode`, `learned_model`, `judge`). */
   rule: string;
-  category: InjectionCategory;
+  category: FindingCategory;
   severity: InjectionSeverity;
   /** The matched text with a little context, invisible characters shown as `<U+200B>`. */
   excerpt: string;
@@ -33,12 +44,25 @@ export interface InjectionFinding {
   message: string;
   /** Where the match starts in the scanned text (UTF-16 units); absent for text decoded from hidden tag characters. */
   index?: number;
+  /** The language table a directive came from (`en`, `zh`, `es`…). */
+  lang?: string;
+  /** What was undone to find it: "base64", "ROT13", "tag characters"…; absent when read as written. */
+  decoded?: string;
+  /** Where it sits when a reader of the rendered file would not see it: "an HTML comment", "YAML front matter". */
+  hiddenIn?: string;
 }
+
+/** What the learned model said, or why it could not: a scan never silently runs without it. */
+export type ModelOpinion = { state: 'scored'; score: number; flagAt: number; greyAt: number } | { state: 'unavailable'; reason: string };
 
 export interface InjectionScanResult {
   verdict: ScanVerdict;
   findings: InjectionFinding[];
   source: ScanSource;
+  /** Always set by scanForInjection; optional so callers can build a result of their own (context-files.ts does). */
+  model?: ModelOpinion;
+  /** Not blocked, and not clearly clean: suspicious, or scored by the model between `greyAt` and `flagAt`. A judge may be asked. */
+  greyZone?: boolean;
 }
 
 export interface ScanOptions {
@@ -49,15 +73,52 @@ export interface ScanOptions {
 
 const EXCERPT_CONTEXT = 30;
 const EXCERPT_MAX = 120;
+export const OVERRIDE_RULE = 'override_instructions';
+export const MODEL_RULE = 'learned_model';
 
-/** Every rule, English first; ids are unique across the lists. */
-export const ALL_RULES: readonly TextRule[] = [...TEXT_RULES, ...MULTILINGUAL_RULES, ...MARKUP_RULES];
+/** Every regular-expression rule; ids are unique across the lists. Directives are separate (directive.ts). */
+export const ALL_RULES: readonly TextRule[] = [...TEXT_RULES, ...INTENT_RULES, ...MULTILINGUAL_RULES, ...MARKUP_RULES];
 const GLOBAL_PATTERNS = new Map(ALL_RULES.map((r) => [r.id, new RegExp(r.pattern.source, `${r.pattern.flags}g`)]));
 /**
  * Bounds the work on long docs. Past this many quoted mentions of one rule the next match counts as an
  * order: failing closed, so an attacker cannot hide an order behind a pile of quotations.
  */
 const MAX_MENTIONS_PER_RULE = 50;
+
+interface Hit {
+  rule: string;
+  category: FindingCategory;
+  severity: InjectionSeverity;
+  message: string;
+  index: number;
+  length: number;
+  lang?: string;
+}
+
+/** Every rule and directive on one text (already the de-obfuscated view), first order per rule. */
+function ruleHits(text: string, ignored: ReadonlySet<string>): Hit[] {
+  const hits: Hit[] = [];
+  for (const rule of ALL_RULES) {
+    if (ignored.has(rule.id)) continue;
+    const match = firstOrder(rule, text);
+    if (match !== null) hits.push({ rule: rule.id, category: rule.category, severity: rule.severity, message: rule.description, index: match.index, length: match[0].length });
+  }
+  if (!ignored.has(OVERRIDE_RULE)) {
+    const seen = new Set<string>();
+    let mentions = 0;
+    for (const span of directiveSpans(text)) {
+      if (seen.has(span.lang)) continue;
+      if (mentions < MAX_MENTIONS_PER_RULE && isQuotedMention(text, span.index, span.index + span.length)) {
+        mentions++;
+        continue;
+      }
+      seen.add(span.lang);
+      const what = span.annulment ? 'declares its previous instructions void' : 'tells the model to drop its instructions or rules';
+      hits.push({ rule: OVERRIDE_RULE, category: 'instruction_override', severity: 'high', message: `${what} (${span.language})`, index: span.index, length: span.length, lang: span.lang });
+    }
+  }
+  return hits;
+}
 
 export function scanForInjection(text: string, options: ScanOptions): InjectionScanResult {
   const ignored = new Set(options.ignoreRules ?? []);
@@ -67,52 +128,105 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
   if (invisible.length > 0 && !ignored.has('invisible_unicode')) findings.push(invisibleFinding(text, invisible));
 
   const view = buildTextView(text, invisible);
-  for (const rule of ALL_RULES) {
-    if (ignored.has(rule.id)) continue;
-    const match = firstOrder(rule, view.text);
-    if (match === null) continue;
-    findings.push({ ...describeMatch(rule, view.text, match), index: view.origin[match.index] ?? 0 });
+  const regions = hiddenRegions(text);
+  for (const hit of ruleHits(view.text, ignored)) {
+    const index = view.origin[hit.index] ?? 0;
+    const region = regions.find((r) => index >= r.start && index < r.end);
+    findings.push(withRegion({ ...describeHit(hit, view.text), index }, region));
   }
 
-  // Tag characters spell ASCII the reader never sees; the model may still decode it.
+  // Encoded text: tag characters the reader never sees, and runs a model can be asked to decode.
+  const found = new Set(findings.map((f) => `${f.rule}:${f.lang ?? ''}`));
   const hidden = decodeTagMessage(invisible);
-  if (hidden.trim() !== '') {
-    const hiddenView = buildTextView(hidden, []);
-    for (const rule of ALL_RULES) {
-      if (ignored.has(rule.id) || findings.some((f) => f.rule === rule.id)) continue;
-      const match = firstOrder(rule, hiddenView.text);
-      if (match === null) continue;
-      const found = describeMatch(rule, hiddenView.text, match);
-      findings.push({ ...found, excerpt: `[hidden in tag characters] ${found.excerpt}`, message: `${found.message}, hidden in invisible tag characters` });
+  const pieces = [...(hidden.trim() === '' ? [] : [{ encoding: 'tag characters', text: hidden, index: undefined as number | undefined }]), ...decodeHidden(text)];
+  for (const piece of pieces) {
+    const pieceView = buildTextView(piece.text, []);
+    for (const hit of ruleHits(pieceView.text, ignored)) {
+      const key = `${hit.rule}:${hit.lang ?? ''}`;
+      // What reads the same before decoding was not hidden by it (ROT13 leaves Cyrillic and Chinese alone).
+      if (found.has(key) || view.text.includes(pieceView.text.slice(hit.index, hit.index + hit.length))) continue;
+      found.add(key);
+      const described = describeHit(hit, pieceView.text);
+      findings.push({
+        ...described,
+        excerpt: clip(`[decoded from ${piece.encoding}] ${described.excerpt}`),
+        message: `${described.message}, hidden as ${piece.encoding}`,
+        decoded: piece.encoding,
+        ...(piece.index === undefined ? {} : { index: piece.index }),
+      });
     }
   }
 
+  const model = modelOpinion(view.text);
+  const ruleVerdict: ScanVerdict = findings.some((f) => f.severity === 'high') ? 'blocked' : findings.length > 0 ? 'suspicious' : 'clean';
+  let greyZone = ruleVerdict === 'suspicious';
+  if (model.opinion.state === 'scored' && ruleVerdict !== 'blocked') {
+    const { score, flagAt, greyAt } = model.opinion;
+    if (score >= flagAt && !ignored.has(MODEL_RULE)) {
+      findings.push({
+        rule: MODEL_RULE,
+        category: 'learned_model',
+        severity: 'medium',
+        message: `the learned model scores it ${score.toFixed(2)} as an injection (flags at ${flagAt.toFixed(2)})`,
+        excerpt: excerptAround(view.text, model.start, Math.min(model.length, 60)),
+        index: view.origin[model.start] ?? 0,
+      });
+      greyZone = true;
+    } else if (score >= greyAt) greyZone = true;
+  }
   const verdict: ScanVerdict = findings.some((f) => f.severity === 'high') ? 'blocked' : findings.length > 0 ? 'suspicious' : 'clean';
-  return { verdict, findings, source: options.source };
+  return { verdict, findings, source: options.source, model: model.opinion, greyZone: verdict !== 'blocked' && greyZone };
+}
+
+function modelOpinion(text: string): { opinion: ModelOpinion; start: number; length: number } {
+  const status = loadInjectionModel();
+  if (status.state === 'unavailable') return { opinion: { state: 'unavailable', reason: status.reason }, start: 0, length: 0 };
+  const best = scoreText(status.model, text);
+  return { opinion: { state: 'scored', score: best.score, flagAt: status.model.flagAt, greyAt: status.model.greyAt }, start: best.start, length: best.length };
+}
+
+function withRegion(finding: InjectionFinding, region: HiddenRegion | undefined): InjectionFinding {
+  if (region === undefined) return finding;
+  return { ...finding, hiddenIn: region.label, message: `${finding.message}, inside ${region.label}` };
 }
 
 /** The first match that is an order rather than a quotation of one (see mention.ts). */
 function firstOrder(rule: TextRule, text: string): RegExpExecArray | null {
-  if (!PHRASING_CATEGORIES.has(rule.category)) return rule.pattern.exec(text);
+  if (!PHRASING_CATEGORIES.has(rule.category) && rule.unlessBefore === undefined) return rule.pattern.exec(text);
   const pattern = GLOBAL_PATTERNS.get(rule.id) as RegExp;
   pattern.lastIndex = 0;
   for (let mentions = 0; ; mentions++) {
     const match = pattern.exec(text);
     if (match === null) return null;
-    if (mentions >= MAX_MENTIONS_PER_RULE || !isQuotedMention(text, match.index, match.index + match[0].length)) return match;
+    if (mentions >= MAX_MENTIONS_PER_RULE) return match;
     if (match[0].length === 0) pattern.lastIndex++;
+    if (rule.unlessBefore !== undefined && rule.unlessBefore.test(lineBefore(text, match.index))) continue;
+    if (!PHRASING_CATEGORIES.has(rule.category) || !isQuotedMention(text, match.index, match.index + match[0].length)) return match;
   }
 }
 
-function describeMatch(rule: TextRule, text: string, match: RegExpExecArray): InjectionFinding {
-  return { rule: rule.id, category: rule.category, severity: rule.severity, excerpt: excerptAround(text, match.index, match[0].length), message: rule.description };
+function lineBefore(text: string, index: number): string {
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  return text.slice(Math.max(lineStart, index - 80), index);
+}
+
+function describeHit(hit: Hit, text: string): InjectionFinding {
+  return {
+    rule: hit.rule,
+    category: hit.category,
+    severity: hit.severity,
+    excerpt: excerptAround(text, hit.index, hit.length),
+    message: hit.message,
+    ...(hit.lang === undefined ? {} : { lang: hit.lang }),
+  };
 }
 
 /** One line a user or model can act on: "blocked (memory): tells the model to … — “ignore all previous instructions”". */
 export function describeScan(result: InjectionScanResult): string {
-  if (result.findings.length === 0) return `clean (${result.source})`;
+  const degraded = result.model?.state === 'unavailable' ? ` [rules only: ${result.model.reason}]` : '';
+  if (result.findings.length === 0) return `clean (${result.source})${degraded}`;
   const reasons = result.findings.map((f) => `${f.message} [${f.rule}]: “${f.excerpt}”`);
-  return `${result.verdict} (${result.source}): ${reasons.join('; ')}`;
+  return `${result.verdict} (${result.source}): ${reasons.join('; ')}${degraded}`;
 }
 
 function invisibleFinding(text: string, found: InvisibleCharacter[]): InjectionFinding {

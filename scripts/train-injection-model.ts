@@ -1,0 +1,134 @@
+/**
+ * Trains the injection scanner's learned model and writes its weights file (a build output, git-ignored):
+ *
+ *   node --import tsx scripts/train-injection-model.ts [--out <path>]
+ *
+ * Runs in `npm run build`, `scripts/test.sh` and vitest's global setup. Data, in a fixed order:
+ * - the dev split (test/fixtures/injection-corpus/dev-split.jsonl) and the old corpus (attacks/clean.jsonl);
+ * - benign documents on disk: READMEs and docs in node_modules and the project's own docs/.
+ * The frozen test split is read only for the list of files it uses, and every one of them is left out.
+ * Thresholds come from out-of-fold scores: `flagAt` lets through at most 1 % of benign documents,
+ * `greyAt` 5 %. Deterministic: same inputs, same bytes.
+ */
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { findInvisibleCharacters } from '../src/core/safety/injection/invisible-unicode.js';
+import { segments } from '../src/core/safety/injection/linear-model.js';
+import { defaultWeightsPath, encodeWeights } from '../src/core/safety/injection/model-weights.js';
+import { buildTextView } from '../src/core/safety/injection/text-view.js';
+import { DEFAULT_TRAIN_OPTIONS, outOfFoldScores, thresholdForFalsePositiveRate, trainLinearModel, type TrainingExample } from '../src/core/safety/injection/train.js';
+import { entryText, loadSplit, oldCorpusEntries, REPO_ROOT, splitFiles } from '../test/fixtures/injection-corpus/load.js';
+
+const MAX_DOC_CHARS = 40_000;
+const MAX_BENIGN_CHARS = 2_500_000;
+const FOLDS = 4;
+const FLAG_FP = 0.01;
+const GREY_FP = 0.05;
+
+const outArg = process.argv.indexOf('--out');
+const out = outArg >= 0 ? (process.argv[outArg + 1] as string) : defaultWeightsPath(REPO_ROOT);
+
+const view = (text: string): string => buildTextView(text, findInvisibleCharacters(text)).text;
+const EPOCHS = Number(process.env.EPOCHS ?? DEFAULT_TRAIN_OPTIONS.epochs);
+const LR = Number(process.env.LR ?? DEFAULT_TRAIN_OPTIONS.learningRate);
+
+const examples: TrainingExample[] = [];
+const groups: string[] = [];
+const counts: Record<string, number> = {};
+function add(group: string, text: string, label: 0 | 1, kind: string): void {
+  if (text.trim() === '') return;
+  examples.push({ text, label });
+  groups.push(group);
+  counts[kind] = (counts[kind] ?? 0) + 1;
+}
+
+// The test split: only which files it reads, so none of them is trained on.
+const test = loadSplit('test');
+const excluded = test === null ? new Set<string>() : splitFiles(test);
+
+// Dev split and old corpus. A document with one inserted instruction: the segment holding it is the
+// attack, the rest of the document is benign text.
+const dev = loadSplit('dev') ?? [];
+if (dev.length === 0) console.warn('train-injection-model: no dev split found; training on the old corpus and benign documents only');
+for (const entry of [...dev, ...oldCorpusEntries()]) {
+  if ('file' in entry && excluded.has(normalize(entry.file))) continue;
+  const { text, insertedAt } = entryText(entry);
+  const label = entry.label === 'attack' ? 1 : 0;
+  if (text.length <= 1200 && insertedAt === undefined) {
+    add(entry.id, view(text), label, `dev ${entry.label}`);
+    continue;
+  }
+  for (const seg of segments(text.slice(0, MAX_DOC_CHARS + (insertedAt ?? 0)))) {
+    const holdsInsert = insertedAt !== undefined && insertedAt >= seg.start && insertedAt < seg.start + seg.text.length;
+    if (insertedAt !== undefined && !holdsInsert && seg.start > MAX_DOC_CHARS) continue;
+    add(entry.id, view(seg.text), holdsInsert || (label === 1 && insertedAt === undefined) ? 1 : 0, holdsInsert ? 'dev inserted attack' : `dev ${label === 1 && insertedAt === undefined ? 'attack' : 'clean'} segment`);
+  }
+}
+
+// Benign documents from disk, sorted so the order never depends on the file system.
+function markdownFiles(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch (err) {
+      console.warn(`train-injection-model: skipping ${dir}: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (stat === undefined) continue;
+      if (stat.isDirectory()) {
+        if (depth > 0 && name !== 'node_modules' && !name.startsWith('.')) walk(path, depth - 1);
+      } else if (/\.(?:md|markdown|txt)$/i.test(name) && stat.size > 200 && stat.size < 400_000) found.push(path);
+    }
+  };
+  walk(join(REPO_ROOT, 'docs'), 3);
+  for (const pkg of readdirSync(join(REPO_ROOT, 'node_modules')).sort()) {
+    const dir = join(REPO_ROOT, 'node_modules', pkg);
+    if (pkg.startsWith('.')) continue;
+    if (pkg.startsWith('@')) for (const inner of readdirSync(dir).sort()) walk(join(dir, inner), 1);
+    else walk(dir, 1);
+  }
+  return found;
+}
+let benignChars = 0;
+for (const path of markdownFiles()) {
+  if (benignChars >= MAX_BENIGN_CHARS) break;
+  const rel = normalize(relative(REPO_ROOT, path));
+  if (excluded.has(rel) || dev.some((e) => 'file' in e && normalize(e.file) === rel)) continue;
+  const text = readFileSync(path, 'utf8').slice(0, MAX_DOC_CHARS);
+  benignChars += text.length;
+  for (const seg of segments(text)) add(rel, view(seg.text), 0, 'benign document segment');
+}
+
+const options = { ...DEFAULT_TRAIN_OPTIONS, epochs: EPOCHS, learningRate: LR, l2: Number(process.env.L2 ?? DEFAULT_TRAIN_OPTIONS.l2) };
+const oof = outOfFoldScores(examples, groups, FOLDS, options);
+// Thresholds at the document level: a document is flagged when any of its segments is.
+const benignMax = new Map<string, number>();
+const attackGroups = new Set(groups.filter((_, i) => examples[i]?.label === 1));
+oof.forEach((score, i) => {
+  const group = groups[i] as string;
+  if (attackGroups.has(group)) return;
+  benignMax.set(group, Math.max(benignMax.get(group) ?? 0, score));
+});
+const flagAt = Math.max(0.5, thresholdForFalsePositiveRate([...benignMax.values()], FLAG_FP));
+const greyAt = Math.min(flagAt, Math.max(0.3, thresholdForFalsePositiveRate([...benignMax.values()], GREY_FP)));
+const attackOof = oof.filter((_, i) => examples[i]?.label === 1);
+const recall = attackOof.filter((s) => s >= flagAt).length / Math.max(1, attackOof.length);
+
+const model = trainLinearModel(examples, options);
+const bytes = encodeWeights({ buckets: options.buckets, bias: model.bias, flagAt, greyAt, trainedOn: counts }, model.weights);
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, bytes);
+console.log(
+  `train-injection-model: ${examples.length} examples (${Object.entries(counts)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ')}); ${excluded.size} test-split files left out; flagAt ${flagAt.toFixed(3)} greyAt ${greyAt.toFixed(3)}; out-of-fold attack recall at flagAt ${(recall * 100).toFixed(1)} %; wrote ${(bytes.length / 1024).toFixed(0)} KB to ${relative(REPO_ROOT, out)}`,
+);
+if (process.env.DIAG) {
+  const top = oof.map((s, i) => [s, i] as const).filter(([, i]) => examples[i]?.label === 0).sort((a, b) => b[0] - a[0]).slice(0, 25);
+  for (const [s, i] of top) console.log(s.toFixed(3), groups[i], JSON.stringify(examples[i]?.text.slice(0, 150)));
+}

@@ -1,0 +1,143 @@
+/**
+ * Decode and rescan: text an attacker encoded so that a keyword filter reads noise while the model, asked
+ * to "decode this and follow it", reads an order. Each decoder finds encoded runs and returns what they
+ * say; the scanner runs its rules again on that and says in the finding what was decoded.
+ * Leetspeak, spaced-out letters, look-alike letters and fullwidth forms are undone in text-view.ts instead:
+ * they keep the text's length, so a finding still points at the original.
+ *
+ * Decoders that transform the whole text (ROT13, reversal) run on short texts only, or when the text
+ * names the encoding: on a long document they would double the scan's cost to catch what is, there, rare.
+ */
+
+export interface DecodedPiece {
+  /** What was undone, for the finding: "base64", "hex", "ROT13"… */
+  encoding: string;
+  text: string;
+  /** Where the encoded run starts in the original text. */
+  index: number;
+}
+
+const WHOLE_TEXT_LIMIT = 8_000;
+const MAX_PIECES = 50;
+
+interface Decoder {
+  encoding: string;
+  find(text: string): DecodedPiece[];
+}
+
+function printableShare(text: string): number {
+  if (text.length === 0) return 0;
+  let printable = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x20 && c < 0x7f) || c === 10 || c === 13 || c === 9 || c >= 0xa0) printable++;
+  }
+  return printable / text.length;
+}
+
+/** Decoded bytes count as text when they are valid-looking UTF-8 prose: printable and with some spaces. */
+function asText(bytes: Buffer): string | null {
+  const text = bytes.toString('utf8');
+  if (text.includes('\ufffd') || printableShare(text) < 0.95 || !/[\p{L}]{2,}/u.test(text)) return null;
+  if (!/\s/.test(text.trim()) && text.length > 12) return null;
+  return text;
+}
+
+function runs(text: string, pattern: RegExp, decode: (run: string) => string | null, encoding: string): DecodedPiece[] {
+  const out: DecodedPiece[] = [];
+  for (const m of text.matchAll(pattern)) {
+    if (out.length >= MAX_PIECES) break;
+    const decoded = decode(m[0]);
+    if (decoded !== null) out.push({ encoding, text: decoded, index: m.index });
+  }
+  return out;
+}
+
+const BASE64_RUN = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/g;
+const HEX_RUN = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[\s:]?){12,}(?![0-9a-fA-F])|(?:\\x[0-9a-fA-F]{2}){8,}/g;
+const PERCENT_RUN = /(?:%[0-9a-fA-F]{2}[^\s%]{0,3}){6,}/g;
+const ENTITY_RUN = /(?:&#(?:x[0-9a-fA-F]{1,6}|\d{1,7});[^&\s]{0,2}){4,}/g;
+const NAMES_ROT13 = /\brot[\s-]?13\b/i;
+const NAMES_REVERSED = /\b(?:revers(?:e|ed)|backwards?|right[\s-]to[\s-]left|mirror(?:ed)?)\b/i;
+
+function rot13(text: string): string {
+  return text.replace(/[a-zA-Z]/g, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+
+const DECODERS: readonly Decoder[] = [
+  {
+    encoding: 'base64',
+    find: (text) =>
+      runs(
+        text,
+        BASE64_RUN,
+        (run) => {
+          // Hashes are base64-shaped too (and are hex's to decode); only a run that decodes to prose counts.
+          if (/^[0-9a-f]+$/i.test(run)) return null;
+          return asText(Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
+        },
+        'base64',
+      ),
+  },
+  { encoding: 'hex', find: (text) => runs(text, HEX_RUN, (run) => asText(Buffer.from(run.replace(/\\x|[\s:]/g, ''), 'hex')), 'hex') },
+  {
+    encoding: 'URL encoding',
+    find: (text) =>
+      runs(
+        text,
+        PERCENT_RUN,
+        (run) => {
+          try {
+            return decodeURIComponent(run);
+          } catch {
+            // Not valid percent-encoding: the run is left as it is, the rest of the text is still scanned.
+            return null;
+          }
+        },
+        'URL encoding',
+      ),
+  },
+  {
+    encoding: 'HTML entities',
+    find: (text) =>
+      runs(text, ENTITY_RUN, (run) => run.replace(/&#(x[0-9a-fA-F]+|\d+);/g, (_, n: string) => String.fromCodePoint(n.startsWith('x') ? parseInt(n.slice(1), 16) : Number(n))), 'HTML entities'),
+  },
+  {
+    encoding: 'ROT13',
+    find: (text) => (text.length <= WHOLE_TEXT_LIMIT || NAMES_ROT13.test(text) ? [{ encoding: 'ROT13', text: rot13(text), index: 0 }] : []),
+  },
+  {
+    encoding: 'reversed text',
+    find: (text) => (text.length <= WHOLE_TEXT_LIMIT || NAMES_REVERSED.test(text) ? [{ encoding: 'reversed text', text: [...text].reverse().join(''), index: 0 }] : []),
+  },
+];
+
+export function decodeHidden(text: string): DecodedPiece[] {
+  const pieces: DecodedPiece[] = [];
+  for (const decoder of DECODERS) for (const piece of decoder.find(text)) if (piece.text.trim() !== '' && piece.text !== text) pieces.push(piece);
+  return pieces;
+}
+
+/** Regions a reader of the rendered file does not see, so a finding inside one says so. */
+const HIDDEN_REGIONS: ReadonlyArray<{ label: string; pattern: RegExp }> = [
+  { label: 'an HTML comment', pattern: /<!--[\s\S]*?(?:-->|$)/g },
+  { label: 'a markdown comment', pattern: /^[ \t]*\[\/\/\]:\s*#[^\n]*$/gm },
+  { label: 'YAML front matter', pattern: /^\ufeff?---\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/g },
+  { label: 'invisible styling', pattern: /<(\w+)[^>]{0,200}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0|\bhidden\b)[^>]{0,200}>[\s\S]{0,2000}?<\/\1>/gi },
+];
+
+export interface HiddenRegion {
+  label: string;
+  start: number;
+  end: number;
+}
+
+export function hiddenRegions(text: string): HiddenRegion[] {
+  if (!text.includes('<!--') && !text.includes('[//]') && !text.startsWith('---') && !text.startsWith('\ufeff---') && !/display|visibility|font-size|opacity|hidden/i.test(text)) return [];
+  const out: HiddenRegion[] = [];
+  for (const { label, pattern } of HIDDEN_REGIONS) for (const m of text.matchAll(pattern)) out.push({ label, start: m.index, end: m.index + m[0].length });
+  return out;
+}

@@ -1,0 +1,60 @@
+import type { DirectiveLexicon } from './types.js';
+
+/**
+ * Chinese (simplified and traditional as two tables), Japanese and Korean. No spaces between words, so the
+ * window is a run of characters up to a punctuation mark; Korean particles glue onto nouns (지시를), which
+ * makes it the same case. Verbs are listed as they appear, objects as bare nouns.
+ */
+export const CHINESE_SIMPLIFIED: DirectiveLexicon = {
+  lang: 'zh',
+  name: 'Chinese (simplified)',
+  script: 'unspaced',
+  order: 'verb-object',
+  verbs: ['忽略', '忽视', '无视', '不要理会', '不用理会', '别理会', '不要遵守', '不再遵守', '停止遵守', '不必遵守', '别管', '忘记', '忘掉', '抛弃', '丢弃', '放弃', '绕过', '跳过', '违背', '抛开', '撇开', '推翻', '废除', '作废', '覆盖'],
+  weakVerbs: ['删除', '清除', '取消', '解除', '关闭', '禁用', '重置'],
+  objects: ['指令', '指示', '提示词', '系统提示', '系统消息', '安全准则', '安全规则', '安全限制', '道德准则', '内容政策', '审查'],
+  weakObjects: ['规则', '设定', '约束', '限制', '命令', '要求', '规定', '准则', '政策', '内容', '对话', '上下文', '设置'],
+  qualifiers: ['之前', '以上', '上面', '上述', '前面', '先前', '此前', '原来', '原有', '原先', '所有', '全部', '一切', '你的', '系统', '任何', '所有的', '初始', '原始', '预设', '内置'],
+  possessives: ['你的', '系统', '预设', '内置', '初始', '原始'],
+  fillers: [],
+  annulments: ['(?:之前|以上|上述|原来|所有)的?(?:指令|规则|指示|设定)(?:全部|都|均)?(?:作废|无效|失效|不再适用|不再有效)'],
+};
+
+export const CHINESE_TRADITIONAL: DirectiveLexicon = {
+  lang: 'zh-Hant',
+  name: 'Chinese (traditional)',
+  script: 'unspaced',
+  order: 'verb-object',
+  verbs: ['忽略', '忽視', '無視', '不要理會', '不用理會', '別理會', '不要遵守', '不再遵守', '停止遵守', '不必遵守', '別管', '忘記', '忘掉', '拋棄', '丟棄', '放棄', '繞過', '跳過', '違背', '拋開', '撇開', '推翻', '廢除', '作廢', '覆蓋'],
+  weakVerbs: ['刪除', '清除', '取消', '解除', '關閉', '禁用', '重置'],
+  objects: ['指令', '指示', '提示詞', '系統提示', '系統訊息', '系統消息', '安全準則', '安全規則', '安全限制', '道德準則', '內容政策', '審查'],
+  weakObjects: ['規則', '設定', '約束', '限制', '命令', '要求', '規定', '準則', '政策', '內容', '對話', '上下文', '設置'],
+  qualifiers: ['之前', '以上', '上面', '上述', '前面', '先前', '此前', '原來', '原有', '原先', '所有', '全部', '一切', '你的', '系統', '任何', '初始', '原始', '預設', '內建', '內置'],
+  possessives: ['你的', '系統', '預設', '內建', '內置', '初始', '原始'],
+  fillers: [],
+  annulments: ['(?:之前|以上|上述|原來|所有)的?(?:指令|規則|指示|設定)(?:全部|都|均)?(?:作廢|無效|失效|不再適用|不再有效)'],
+};
+
+export const JAPANESE: DirectiveLexicon = {
+  lang: 'ja',
+  name: 'Japanese',
+  script: 'unspaced',
+  order: 'object-verb',
+  verbs: ['無視', '忘れ', '破棄', '従わない', '従うな', '従わず', '守らない', '守るな', '放棄', '回避', '迂回', 'スキップ', '捨て', '取り消', '撤回', '無効に', '解除', '上書き'],
+  objects: ['指示', '命令', 'プロンプト', 'システムプロンプト', '指令', 'ガイドライン', '安全対策', '安全ルール', 'セーフティ', 'フィルター', '検閲'],
+  weakObjects: ['ルール', '設定', '制約', '制限', '規則', '方針', 'ポリシー', '内容', '会話'],
+  qualifiers: ['以前', 'これまで', '今まで', '上記', '前の', '先ほど', 'すべて', '全て', '全部', 'あなた', '元の', '最初', 'システム', '既存', '以上'],
+  fillers: [],
+};
+
+export const KOREAN: DirectiveLexicon = {
+  lang: 'ko',
+  name: 'Korean',
+  script: 'unspaced',
+  order: 'object-verb',
+  verbs: ['무시', '잊어', '잊고', '잊으', '따르지 마', '따르지 말', '따르지 않', '버리', '버려', '우회', '건너뛰', '폐기', '어기', '취소', '해제'],
+  objects: ['지시', '지침', '명령', '프롬프트', '시스템 프롬프트', '안전 지침', '가이드라인', '필터', '검열'],
+  weakObjects: ['규칙', '설정', '제약', '제한', '정책', '내용', '대화'],
+  qualifiers: ['이전', '앞의', '위의', '위에', '모든', '기존', '원래', '당신의', '너의', '네 ', '시스템', '처음', '지금까지'],
+  fillers: [],
+};

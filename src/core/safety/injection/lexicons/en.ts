@@ -1,0 +1,74 @@
+import type { DirectiveLexicon } from './types.js';
+
+/** English. Inflections are listed, not stemmed: "drop*" would also match "dropdown". */
+export const ENGLISH: DirectiveLexicon = {
+  lang: 'en',
+  name: 'English',
+  script: 'spaced',
+  order: 'verb-object',
+  verbs: [
+    'ignore', 'ignoring', 'ignores', 'disregard', 'disregarding', 'forget', 'forgetting', 'override', 'overriding', 'overwrite',
+    'bypass', 'bypassing', 'abandon', 'discard', 'neglect', 'set aside', 'put aside', 'cast aside', 'pay no attention to',
+    'pay no heed to', 'take no notice of', 'do not follow', "don't follow", 'stop following', 'no longer follow', 'do not obey',
+    "don't obey", 'stop obeying', 'circumvent', 'evade', 'sidestep', 'break free of', 'break free from', 'free yourself from',
+    'unlearn', 'nullify',
+  ],
+  weakVerbs: [
+    'skip', 'drop', 'throw out', 'throw away', 'ditch', 'scrap', 'dismiss', 'void', 'cancel', 'revoke', 'delete', 'erase', 'wipe',
+    'clear', 'purge', 'reset', 'get around', 'work around', 'turn off', 'switch off', 'disable', 'deactivate', 'suspend', 'lift',
+    'remove', 'escape', 'violate', 'break', 'forgo', 'waive', 'overwrite', 'replace', 'ignored', 'forgotten', 'disregarded',
+  ],
+  objects: [
+    'instructions', 'instruction', 'system prompt', 'system prompts', 'system message', 'system instructions', 'prompt', 'prompts',
+    'directives', 'directive', 'guidelines', 'guideline', 'programming', 'guardrails', 'guardrail', 'safety guidelines',
+    'safety rules', 'safety filters', 'safety measures', 'safety protocols', 'safety checks', 'content policy',
+    'content policies', 'content filters', 'content filter', 'ethical guidelines', 'alignment', 'system rules',
+    'everything above', 'everything before this', 'everything you were told', 'all of the above', 'prior context',
+    'previous context', 'preprompt', 'pre-prompt', 'initial prompt',
+  ],
+  weakObjects: [
+    'rules', 'rule', 'directions', 'direction', 'constraints', 'constraint', 'restrictions', 'restriction', 'limits', 'limitations',
+    'filters', 'filter', 'policies', 'policy', 'guidance', 'text', 'messages', 'message', 'conversation', 'settings', 'boundaries',
+    'principles', 'protocols', 'safeguards', 'moderation', 'censorship', 'ethics', 'morals', 'values', 'persona', 'role',
+    'tasks', 'task', 'request', 'requests', 'input', 'words', 'content', 'advice', 'teachings', 'lines', 'paragraphs', 'notes',
+    'prompt', 'prompts', 'context', 'commands', 'orders', 'configuration', 'training', 'conditioning',
+  ],
+  qualifiers: [
+    'previous', 'prior', 'above', 'earlier', 'preceding', 'former', 'original', 'initial', 'aforementioned',
+    'system', 'your', "you're", 'ur', "assistant's", "ai's", "model's", 'openai', 'anthropic', "developer's", 'safety',
+    'ethical', 'moral', 'built-in', 'builtin', 'hidden', 'internal', 'programmed', 'preset', 'pre-set',
+  ],
+  possessives: [
+    'system', 'your', "you're", 'ur', "assistant's", "ai's", "model's", 'openai', 'anthropic', "developer's", 'safety',
+    'ethical', 'moral', 'built-in', 'builtin', 'hidden', 'internal', 'programmed', 'preset', 'pre-set',
+  ],
+  quantifiers: ['all', 'any', 'every'],
+  fillers: [
+    'the', 'a', 'an', 'each', 'single', 'one', 'of', 'these', 'those', 'this', 'that', 'my', 'our', 'and', 'or', '&',
+    'completely', 'entirely', 'totally', 'fully', 'just', 'simply', 'now', 'please', 'kindly', 'immediately', 'also', 'further',
+    'other', 'remaining', 'whole', 'entire', 'set', 'list', 'body', 'bunch', 'lot', 'stupid', 'silly', 'boring', 'annoying',
+    'pesky', 'dumb', 'ridiculous', 'stated', 'listed', 'mentioned', 'written', 'provided', 'given', 'received', 'loaded',
+    'so-called', 'such', 'various', 'many', 'most', 'several', 'some', 'about', 'regarding', 'own', 'actually', 'really',
+    'literally', 'quietly', 'temporarily', 'permanently', 'fucking', 'damn', 'goddamn', 'existing', 'current', 'old', 'earlier',
+    'base', 'core', 'default', 'standard', 'usual', 'normal', 'last', 'first', 'important', 'strict', 'explicit', 'implicit',
+  ],
+  trailing: [
+    'above', 'before', 'before this', 'so far', 'you were given', 'you have been given', "you've been given", 'you received',
+    'you were told', 'given to you', 'given above', 'provided above', 'stated above', 'from before', 'from earlier',
+    'up to now', 'until now', 'to date', 'you follow', 'you operate under', 'you have', 'that bind you', 'that apply to you',
+    'of your developers', 'of openai', 'of anthropic', 'from your developers', 'from the system',
+  ],
+  notFollowedBy: [
+    'in it', 'in them', 'in the document', 'in the text', 'in this document', 'in that document', 'in any', 'in these', 'in those',
+    'in documents', 'in retrieved', 'in tool', 'in web', 'in untrusted', 'in external', 'in the content', 'in the page',
+    'in the file', 'in files', 'in emails', 'in user content', 'found in', 'contained in', 'embedded in', 'inside', 'within',
+    'from untrusted', 'from tool', 'from web', 'from documents', 'from external', 'from third', 'from the document',
+    'from the page', 'from the content', 'that appear in', 'that appear inside', 'that you find', 'you find in',
+  ],
+  annulments: [
+    '(?:previous|prior|above|earlier|old|original|all|your)\\s+(?:instructions|rules|directives|guidelines|prompts?)\\s+(?:are|is|have\\s+been|were)\\s+(?:now\\s+)?(?:void|null|cancel+ed|revoked|obsolete|invalid|lifted|suspended|superseded|replaced|overridden|deprecated|no\\s+longer\\s+(?:valid|apply|applicable|in\\s+effect|relevant|binding))',
+    '(?:disregard|ignore|forget)\\s+(?:everything|anything|all)\\s+(?:you\\s+(?:were|have\\s+been)\\s+told|(?:written|said|stated)\\s+(?:above|before|earlier))',
+    '(?:ignore|disregard|forget)\\s+(?:what\\s+)?(?:i|we|they|anyone)\\s+(?:said|told\\s+you)\\s+(?:before|earlier|previously)',
+    '(?:none\\s+of\\s+your|your)\\s+(?:previous\\s+|prior\\s+)?(?:instructions|rules|guidelines|restrictions)\\s+(?:apply|matter)\\s+(?:here|now|anymore|any\\s+more)',
+  ],
+};

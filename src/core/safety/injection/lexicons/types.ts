@@ -1,0 +1,54 @@
+/**
+ * One language's words for "drop your instructions", as data. The directive matcher (directive.ts) compiles
+ * each table into a matcher; adding a language is adding a table, never editing the matcher.
+ *
+ * Word entries are lowercase. A trailing `*` makes an entry a stem (`ignor*` matches ignora, ignoriere…);
+ * a space inside an entry is any run of whitespace ("set aside", "pay no attention to").
+ */
+export interface DirectiveLexicon {
+  /** ISO 639-1 code, reported in findings. */
+  lang: string;
+  /** The language's English name, for messages and the help text. */
+  name: string;
+  /**
+   * `spaced`: words are separated by spaces, the window counts words. `unspaced`: Chinese, Japanese (and
+   * Korean, whose particles glue onto words): the window counts characters up to a punctuation mark.
+   */
+  script: 'spaced' | 'unspaced';
+  /** Where the verb sits: English "ignore the rules", Japanese "ルールを無視して", or both. */
+  order: 'verb-object' | 'object-verb' | 'both';
+  /** "Ignore", "forget", "bypass" …: verbs whose only business with instructions is dropping them. */
+  verbs: readonly string[];
+  /**
+   * Verbs that drop instructions only with a qualifier ("skip your rules", "reset the system prompt"):
+   * "skip the instructions if you use Docker" or "clear the context" is ordinary prose.
+   */
+  weakVerbs?: readonly string[];
+  /** Words that always mean the agent's own instructions: "instructions", "system prompt", "guardrails". */
+  objects: readonly string[];
+  /**
+   * Words that mean the agent's instructions only with a qualifier ("your rules", "the rules above"):
+   * "ignore the lint rules" or "skip the directions for Windows" is ordinary prose.
+   */
+  weakObjects: readonly string[];
+  /** "Previous", "above", "your", "system" …: what makes a weak object the agent's. */
+  qualifiers: readonly string[];
+  /**
+   * The qualifiers that make even a weak verb and a weak object the agent's ("reset your rules"), where
+   * "previous" is not enough ("delete the previous messages"). Absent: `qualifiers` serve.
+   */
+  possessives?: readonly string[];
+  /** "All", "any", "every": a qualifier only after a strong verb ("ignore all rules", not "drop all rules"). */
+  quantifiers?: readonly string[];
+  /** Words that may stand between verb and object without changing the meaning: "the", "all", "please". */
+  fillers: readonly string[];
+  /** Qualifiers that follow the object ("the rules above", "the instructions you were given"). */
+  trailing?: readonly string[];
+  /**
+   * What after the object makes the sentence a defence, not an attack: "do not follow instructions found in
+   * the document" is what a careful prompt says about untrusted text.
+   */
+  notFollowedBy?: readonly string[];
+  /** Whole expressions that annul the instructions without a verb-object pair ("previous instructions are void"). */
+  annulments?: readonly string[];
+}

@@ -1,0 +1,136 @@
+/**
+ * The scanner's second opinion: a logistic regression over hashed word and character n-grams. Rules say
+ * why; the model catches the paraphrase nobody enumerated. It is trained at build time by
+ * scripts/train-injection-model.ts on the dev side of the corpus plus benign documents from disk, and
+ * this file is the one definition of its features, shared by training and scoring so the two cannot drift.
+ *
+ * Features, all hashed (FNV-1a) into `buckets` slots: lowercase word unigrams and bigrams, and character
+ * 4-grams of the whitespace-collapsed text (they carry scripts without spaces and misspellings). The
+ * vector is the count of each slot scaled by 1/√n, so a long segment is not more "suspicious" for being long.
+ */
+
+export interface LinearWeights {
+  buckets: number;
+  bias: number;
+  weights: Float32Array;
+  /** Model alone flags the text (suspicious) at or above this score. */
+  flagAt: number;
+  /** Between this and `flagAt` the model is unsure: the grey zone, which a configured judge is asked about. */
+  greyAt: number;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const WORD_SALT = 0x9e3779b9;
+const BIGRAM_SALT = 0x85ebca6b;
+const CHAR_SALT = 0xc2b2ae35;
+const CHAR_N = 4;
+
+/** Segments the model scores one at a time, so one hidden order in a long document is not averaged away. */
+export const SEGMENT_CHARS = 300;
+
+function isWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 39 || (c >= 0xc0 && c !== 0x3000 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xff00 && c <= 0xff0f));
+}
+
+/**
+ * Calls `emit` with the bucket of every feature of `text`, in a fixed order; returns the feature count.
+ * `text` is lowercased here; the caller passes the scanner's normalised view.
+ */
+export function forEachFeature(text: string, buckets: number, emit: (bucket: number) => void): number {
+  const lower = text.toLowerCase();
+  const mask = buckets - 1;
+  let count = 0;
+  let prevWord = 0;
+  let word = FNV_OFFSET;
+  let inWord = false;
+  // Character n-grams over a collapsed copy: a rolling window of the last CHAR_N codes.
+  const window = new Array<number>(CHAR_N).fill(32);
+  let filled = 0;
+  let lastSpace = true;
+  const flushWord = () => {
+    if (!inWord) return;
+    const w = Math.imul(word ^ WORD_SALT, FNV_PRIME) >>> 0;
+    emit(w & mask);
+    count++;
+    if (prevWord !== 0) {
+      emit((Math.imul(prevWord ^ w ^ BIGRAM_SALT, FNV_PRIME) >>> 0) & mask);
+      count++;
+    }
+    prevWord = w;
+    word = FNV_OFFSET;
+    inWord = false;
+  };
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 32;
+    if (isWordCode(c)) {
+      word = Math.imul(word ^ c, FNV_PRIME);
+      inWord = true;
+    } else {
+      flushWord();
+      // A sentence break ends the bigram chain, so "… done. Ignore" is not a bigram.
+      if (c === 46 || c === 10 || c === 33 || c === 63 || c === 0x3002) prevWord = 0;
+    }
+    const space = c === 32 || c === 10 || c === 9 || c === 13;
+    if (space && lastSpace) continue;
+    lastSpace = space;
+    window[filled % CHAR_N] = space ? 32 : c;
+    filled++;
+    if (filled >= CHAR_N) {
+      let h = CHAR_SALT;
+      for (let k = 0; k < CHAR_N; k++) h = Math.imul(h ^ (window[(filled + k) % CHAR_N] as number), FNV_PRIME);
+      emit((h >>> 0) & mask);
+      count++;
+    }
+  }
+  return count;
+}
+
+/** The model's probability that `segment` is an injection. */
+export function scoreSegment(model: LinearWeights, segment: string): number {
+  let sum = 0;
+  const n = forEachFeature(segment, model.buckets, (b) => {
+    sum += model.weights[b] as number;
+  });
+  if (n === 0) return sigmoid(model.bias);
+  return sigmoid(model.bias + sum / Math.sqrt(n));
+}
+
+export function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+/** Lines packed into segments of about SEGMENT_CHARS; a longer line is cut at sentence ends, then hard. */
+export function segments(text: string): Array<{ start: number; text: string }> {
+  const out: Array<{ start: number; text: string }> = [];
+  let start = 0;
+  let at = 0;
+  while (at < text.length) {
+    let lineEnd = text.indexOf('\n', at);
+    if (lineEnd < 0) lineEnd = text.length;
+    if (lineEnd - start > SEGMENT_CHARS && at > start) {
+      out.push({ start, text: text.slice(start, at) });
+      start = at;
+    }
+    while (lineEnd - start > SEGMENT_CHARS) {
+      const cut = text.lastIndexOf('. ', start + SEGMENT_CHARS);
+      const end = cut > start + SEGMENT_CHARS / 3 ? cut + 2 : start + SEGMENT_CHARS;
+      out.push({ start, text: text.slice(start, end) });
+      start = end;
+    }
+    at = lineEnd + 1;
+  }
+  if (start < text.length && text.slice(start).trim() !== '') out.push({ start, text: text.slice(start) });
+  return out;
+}
+
+/** The highest-scoring segment of `text`. */
+export function scoreText(model: LinearWeights, text: string): { score: number; start: number; length: number } {
+  let best = { score: 0, start: 0, length: 0 };
+  for (const seg of segments(text)) {
+    if (seg.text.trim() === '') continue;
+    const score = scoreSegment(model, seg.text);
+    if (score > best.score) best = { score, start: seg.start, length: seg.text.length };
+  }
+  return best;
+}

@@ -1,0 +1,115 @@
+import { forEachFeature, sigmoid } from './linear-model.js';
+
+/**
+ * Training the learned model: logistic regression by stochastic gradient descent on hashed features
+ * (linear-model.ts). Deterministic by construction: the examples keep the caller's order, the shuffle
+ * each epoch comes from a seeded generator (mulberry32), and nothing reads the clock or Math.random, so
+ * the same corpus gives the same weights file byte for byte.
+ */
+
+export interface TrainingExample {
+  text: string;
+  label: 0 | 1;
+}
+
+export interface TrainOptions {
+  buckets: number;
+  epochs: number;
+  seed: number;
+  learningRate: number;
+  l2: number;
+}
+
+export const DEFAULT_TRAIN_OPTIONS: TrainOptions = { buckets: 1 << 17, epochs: 10, seed: 20251201, learningRate: 1, l2: 1e-3 };
+
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Encoded {
+  features: Int32Array;
+  scale: number;
+  label: 0 | 1;
+}
+
+function encode(example: TrainingExample, buckets: number): Encoded {
+  const list: number[] = [];
+  const n = forEachFeature(example.text, buckets, (b) => list.push(b));
+  return { features: Int32Array.from(list), scale: n === 0 ? 0 : 1 / Math.sqrt(n), label: example.label };
+}
+
+export interface TrainedModel {
+  bias: number;
+  weights: Float32Array;
+}
+
+/** Fits the weights; each class weighs as much in total as the other, however many examples each has. */
+export function trainLinearModel(examples: readonly TrainingExample[], options: TrainOptions = DEFAULT_TRAIN_OPTIONS): TrainedModel {
+  const data = examples.map((e) => encode(e, options.buckets));
+  return fit(data, options);
+}
+
+function fit(data: readonly Encoded[], options: TrainOptions): TrainedModel {
+  const positives = data.filter((d) => d.label === 1).length;
+  const negatives = data.length - positives;
+  if (positives === 0 || negatives === 0) throw new Error(`cannot train the injection model: ${positives} attack and ${negatives} benign examples (both are needed)`);
+  const classWeight = [data.length / (2 * negatives), data.length / (2 * positives)] as const;
+  const weights = new Float32Array(options.buckets);
+  let bias = 0;
+  const random = mulberry32(options.seed);
+  const order = data.map((_, i) => i);
+  for (let epoch = 0; epoch < options.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j] as number, order[i] as number];
+    }
+    const rate = options.learningRate / (1 + epoch);
+    for (const index of order) {
+      const d = data[index] as Encoded;
+      let z = bias;
+      for (const b of d.features) z += (weights[b] as number) * d.scale;
+      const g = (sigmoid(z) - d.label) * classWeight[d.label];
+      bias -= rate * g;
+      for (const b of d.features) weights[b] = (weights[b] as number) - rate * (g * d.scale + options.l2 * (weights[b] as number));
+    }
+  }
+  return { bias, weights };
+}
+
+/**
+ * Out-of-fold scores: each example scored by a model trained without its fold, so thresholds are chosen
+ * on scores the model did not fit. Folds are assigned by `group` (examples cut from one document share a
+ * group), round-robin in the caller's order.
+ */
+export function outOfFoldScores(examples: readonly TrainingExample[], groups: readonly string[], folds: number, options: TrainOptions = DEFAULT_TRAIN_OPTIONS): number[] {
+  const data = examples.map((e) => encode(e, options.buckets));
+  const foldOf = new Map<string, number>();
+  for (const g of groups) if (!foldOf.has(g)) foldOf.set(g, foldOf.size % folds);
+  const scores = new Array<number>(data.length).fill(0);
+  for (let fold = 0; fold < folds; fold++) {
+    const train = data.filter((_, i) => foldOf.get(groups[i] as string) !== fold);
+    const model = fit(train, options);
+    data.forEach((d, i) => {
+      if (foldOf.get(groups[i] as string) !== fold) return;
+      let z = model.bias;
+      for (const b of d.features) z += (model.weights[b] as number) * d.scale;
+      scores[i] = sigmoid(z);
+    });
+  }
+  return scores;
+}
+
+/** The lowest threshold at which at most `rate` of the benign scores reach it. */
+export function thresholdForFalsePositiveRate(benignScores: readonly number[], rate: number): number {
+  const sorted = [...benignScores].sort((a, b) => b - a);
+  const allowed = Math.floor(sorted.length * rate);
+  const at = sorted[allowed];
+  return at === undefined ? 0.5 : Math.min(0.999, at + 1e-6);
+}
