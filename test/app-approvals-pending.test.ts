@@ -69,11 +69,12 @@ describe('approvals.pending: open questions belong to the engine', () => {
     expect(pending.request).toMatchObject({ type: 'approval_request', command, kind: 'command' });
     const toolStart = agentEvents(app.events, 'tool_start')[0] as Extract<AgentEvent, { type: 'tool_start' }>;
     expect(pending.request.callId).toBe(toolStart.callId);
-    // Whatever the detector says about undoing it reaches the surface unchanged; an irreversible action is never
-    // offered a checkpoint.
+    // A delete outside the workspace cannot be undone by its snapshot: the surface is told so (the detector's flag,
+    // or the folder check when the detector has none), and no checkpoint is promised.
     const classified = classifyCommand(command, { workspace: app.workspace, cwd: app.workspace, home: app.userHome, hearthHome: app.home });
-    expect(pending.request.irreversible).toBe(classified.irreversible);
-    if (classified.irreversible === true) expect(pending.request.checkpoint).toBeUndefined();
+    expect(classified.irreversible).not.toBe(false);
+    expect(pending.request.irreversible).toBe(true);
+    expect(pending.request.checkpoint).toBeUndefined();
     // The same object the event carried, so a late surface shows exactly what an early one did.
     expect(agentEvents(app.events, 'approval_request')).toEqual([pending.request]);
 

@@ -2,13 +2,14 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkpointForecast, type ForecastContext } from '../src/core/agent/checkpoint-forecast.js';
+import { undoForecast, type ForecastContext } from '../src/core/agent/checkpoint-forecast.js';
 import type { AskedApproval } from '../src/core/safety/approvals/policy.js';
 
 /**
  * What the approval dialog may promise about undo: a checkpoint is forecast only where the tools really take one
- * first (file tools always, the terminal before destructive commands on a shared workspace) and never for what the
- * detector marks irreversible or a folder that is never snapshotted. Real folders, real project-root lookup.
+ * first (file tools always, the terminal before destructive commands on a shared workspace), never for what the
+ * detector marks irreversible, for a command that names a path outside the snapshotted folder, or for a folder
+ * that is never snapshotted. Real folders, real project-root lookup.
  */
 const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-forecast-ws-')));
 const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-forecast-repo-')));
@@ -18,7 +19,8 @@ afterAll(() => {
   rmSync(elsewhere, { recursive: true, force: true });
 });
 
-const on: ForecastContext = { workspace, checkpoints: true, commandsShareWorkspace: true };
+const on: ForecastContext = { workspace, checkpoints: true, commandsShareWorkspace: true, home: homedir() };
+const checkpointForecast = (request: AskedApproval, context: ForecastContext) => undoForecast(request, context).checkpoint;
 function ask(command: string, extra: Partial<AskedApproval> = {}): AskedApproval {
   return { id: 'a', sessionId: 's', command, reasons: ['r'], kind: 'command', expiresAt: 0, cwd: workspace, ...extra };
 }
@@ -32,7 +34,17 @@ describe('checkpointForecast', () => {
 
   // Catches "a checkpoint undoes it" shown for a command the detector knows reaches beyond any workspace snapshot.
   it('never forecasts a checkpoint for an irreversible action', () => {
-    expect(checkpointForecast(ask('rm -rf ./*', { irreversible: true }), on)).toBeNull();
+    expect(undoForecast(ask('rm -rf ./*', { irreversible: true }), on)).toEqual({ irreversible: true, checkpoint: null });
+  });
+
+  // Catches the original dishonesty: `rm -rf /srv/data` run from the workspace was "protected" by a snapshot of the
+  // workspace, which holds nothing of /srv. Paths inside the workspace (or /dev/null) keep the promise.
+  it('a command naming a path outside the snapshotted folder cannot be undone, whatever the detector said', () => {
+    for (const command of ['rm -rf /srv/data', `rm -rf ${elsewhere}`, 'rm -rf ~/projects', 'rm -rf ../sibling', 'mv build /opt/build']) {
+      expect(undoForecast(ask(command), on), command).toEqual({ irreversible: true, checkpoint: null });
+    }
+    expect(undoForecast(ask(`rm -rf ${join(workspace, 'build')} 2>/dev/null`), on)).toEqual({ irreversible: false, checkpoint: workspace });
+    expect(undoForecast(ask('rm -rf ./build/../dist'), on)).toEqual({ irreversible: false, checkpoint: workspace });
   });
 
   // Catches promises the engine cannot keep: checkpoints off, or a remote/container backend the snapshot cannot see.

@@ -50,9 +50,14 @@ async function answerApproval(answer: string): Promise<{ output: string; code: n
   return { output, code, victimExists: existsSync(victim), command: `rm -rf ${victim}`, cwd };
 }
 
-/** What the prompt must say about undo, from what the detector knows (the flag must survive its way to the terminal). */
+/**
+ * What the prompt must say about undo. A delete outside the workspace is never covered by its snapshot: the
+ * detector marks it irreversible (or, where it does not yet, the engine's folder check does), so the prompt says it
+ * cannot be undone. The detector must not claim the opposite.
+ */
 function expectedUndoLine(command: string, cwd: string): string {
-  return classifyCommand(command, { workspace: cwd, cwd }).irreversible === true ? 'This cannot be undone: no checkpoint covers it.' : `A checkpoint of ${cwd} is taken first; /rollback undoes changes inside it.`;
+  expect(classifyCommand(command, { workspace: cwd, cwd }).irreversible).not.toBe(false);
+  return 'This cannot be undone: no checkpoint covers it.';
 }
 
 describe('approvals on a terminal', () => {

@@ -17,6 +17,10 @@ export interface ApprovalRequest {
   command: string;
   reasons: string[];
   expiresAt: number;
+  /** No checkpoint can undo it. */
+  irreversible?: boolean;
+  /** The folder snapshotted before it runs. */
+  checkpoint?: string;
 }
 
 /** Asks the user; resolves null when the dialog was closed by the signal (answered elsewhere or expired). */
@@ -37,12 +41,19 @@ export function approvalDialogOptions(request: ApprovalRequest, now: number): Me
     type: 'warning',
     title: 'Hearth: run this command?',
     message: request.command.length > 2000 ? `${request.command.slice(0, 2000)}…` : request.command,
-    detail: `Flagged because: ${request.reasons.join('; ')}.\nWithout an answer in ${secondsLeft} s it is denied.`,
+    detail: `Flagged because: ${request.reasons.join('; ')}.\n${undoText(request)}\nWithout an answer in ${secondsLeft} s it is denied.`,
     buttons: APPROVAL_BUTTONS.map((b) => b.label),
     defaultId: DENY_INDEX,
     cancelId: DENY_INDEX,
     noLink: true,
   };
+}
+
+/** The same promise about undo the in-window dialog and the terminal make: none a workspace snapshot cannot keep. */
+function undoText(request: ApprovalRequest): string {
+  if (request.irreversible === true) return 'This cannot be undone: no checkpoint covers it.';
+  if (request.checkpoint !== undefined) return `A checkpoint of ${request.checkpoint} is taken first; /rollback undoes changes inside it.`;
+  return 'No checkpoint is taken for this.';
 }
 
 /** Maps the dialog's button index to an answer; anything unexpected is a denial (fail closed). */
@@ -83,8 +94,8 @@ export class ApprovalSurface {
     if (agentEvent.type === 'approval_resolved') this.close(agentEvent.id);
     if (agentEvent.type !== 'approval_request') return;
     if (this.deps.isWindowAttentive() || this.open.has(agentEvent.id)) return;
-    const { id, command, reasons, expiresAt } = agentEvent;
-    this.ask({ sessionId: event.sessionId, id, command, reasons, expiresAt });
+    const { id, command, reasons, expiresAt, irreversible, checkpoint } = agentEvent;
+    this.ask({ sessionId: event.sessionId, id, command, reasons, expiresAt, ...(irreversible === undefined ? {} : { irreversible }), ...(checkpoint === undefined ? {} : { checkpoint }) });
   }
 
   /** Closes every open dialog (on quit). */

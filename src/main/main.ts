@@ -16,6 +16,7 @@ import { SHELL_INVOKE_CHANNEL, SHELL_ROUTES } from '../shared/shell-contract.js'
 import { APP_SCHEME, QUICK_PROMPT_PAGE_URL } from './app-origin.js';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
 import { ApprovalSurface, nativeApprovalDialog } from './approval-surface.js';
+import { WaitingApprovals, trayToolTip } from './waiting-approvals.js';
 import { CloseBehaviour, hideOnClose } from './close-behaviour.js';
 import { createEventForwarder } from './event-forwarder.js';
 import { createIpcRouter } from './ipc-router.js';
@@ -119,9 +120,10 @@ async function start(): Promise<void> {
   });
 
   // Gateway and scheduled jobs are not part of the engine yet: the tray shows them as not set up.
-  const trayState: TrayState = { gateway: null, cron: null, quickPromptShortcut: null };
+  const trayState: TrayState = { gateway: null, cron: null, quickPromptShortcut: null, waiting: null };
   const tray = new Tray(nativeImage.createFromPath(paths.trayIcon));
-  tray.setToolTip('Hearth');
+  tray.setToolTip(trayToolTip(null));
+  const waiting = new WaitingApprovals();
   tray.on('click', () => mainWindow.show());
   const notAvailable = (what: string) => () => log(`${what} is not available in this build.`);
   const refreshTray = (): void => {
@@ -141,7 +143,12 @@ async function start(): Promise<void> {
   shortcut.apply(engine.config.ui.quick_prompt_shortcut);
   refreshTray();
   service.onEvent((event) => {
-    if (event.channel === 'status') refreshTray();
+    if (waiting.handle(event)) {
+      // A pending approval shows in the tray's tooltip and menu until some surface answers it or it times out.
+      trayState.waiting = waiting.summary();
+      tray.setToolTip(trayToolTip(trayState.waiting));
+      refreshTray();
+    } else if (event.channel === 'status') refreshTray();
   });
 
   const launchAtLogin = engine.config.ui.launch_at_login;

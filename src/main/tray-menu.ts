@@ -4,6 +4,8 @@
  * (`Menu.buildFromTemplate`) whenever the state changes.
  */
 
+import { shortCommand, type WaitingSummary } from './waiting-approvals.js';
+
 /** A background service the tray can pause: null while it is not set up (the item says so, disabled). */
 export type ServiceState = 'running' | 'paused' | null;
 
@@ -11,6 +13,8 @@ export interface TrayState {
   gateway: ServiceState;
   cron: ServiceState;
   quickPromptShortcut: string | null;
+  /** Approvals waiting for the user (waiting-approvals.ts); null when none. */
+  waiting?: WaitingSummary | null;
 }
 
 export interface TrayActions {
@@ -45,7 +49,21 @@ function serviceItem(id: string, name: string, state: ServiceState, setRunning: 
 }
 
 export function trayMenuTemplate(state: TrayState, actions: TrayActions): TrayMenuItem[] {
+  const waiting = state.waiting ?? null;
+  // First, so it is what the user sees: opening the window shows the dialog (a native one asks when it stays hidden).
+  const approval: TrayMenuItem[] =
+    waiting === null
+      ? []
+      : [
+          {
+            id: 'approval',
+            label: waiting.count === 1 ? `Waiting for you: ${shortCommand(waiting.command)}` : `${waiting.count} approvals waiting for you`,
+            click: () => actions.openMainWindow(),
+          },
+          { type: 'separator' },
+        ];
   return [
+    ...approval,
     { id: 'open', label: 'Open Hearth', click: () => actions.openMainWindow() },
     {
       id: 'quick-prompt',

@@ -15,7 +15,7 @@ import type { CompressionConfig } from './compression/index.js';
 import { assembleSystemPrompt } from './prompt.js';
 import { SessionCompactor } from './session-compaction.js';
 import { SteerQueue } from './steer-queue.js';
-import { checkpointForecast } from './checkpoint-forecast.js';
+import { undoForecast } from './checkpoint-forecast.js';
 import { UserQuestions, type PendingQuestions } from './user-questions.js';
 
 export interface AgentHostOptions {
@@ -102,7 +102,7 @@ export class AgentHost {
     const forecast = { workspace: options.workspace, checkpoints: options.checkpoints !== undefined, commandsShareWorkspace: options.commandsShareWorkspace === true };
     this.questions = new UserQuestions(
       (sessionId) => this.sessions.get(sessionId)?.turn?.channel ?? null,
-      (request) => checkpointForecast(request, forecast),
+      (request) => undoForecast(request, forecast),
     );
     options.approvals.setPromptHandler((request, signal) => this.questions.askApproval(request, signal));
     this.compactor =

@@ -15,8 +15,8 @@ interface PendingQuestion<T, E> {
 /** Where a session's question events go: its running turn's stream, or nowhere (no turn is running). */
 export type TurnStream = (sessionId: string) => { push(event: AgentEvent): void } | null;
 
-/** The folder a checkpoint is taken of before the asked action runs, or null when none is. */
-export type CheckpointForecast = (request: AskedApproval) => string | null;
+/** What undo there is for the asked action: whether none can undo it, and the folder a checkpoint is taken of. */
+export type UndoForecaster = (request: AskedApproval) => { irreversible: boolean; checkpoint: string | null };
 
 export interface PendingQuestions {
   approvals: { sessionId: string; request: ApprovalRequestEvent }[];
@@ -37,13 +37,13 @@ export class UserQuestions {
 
   constructor(
     private readonly streamOf: TurnStream,
-    private readonly checkpointFor: CheckpointForecast = () => null,
+    private readonly undoFor: UndoForecaster = (request) => ({ irreversible: request.irreversible === true, checkpoint: null }),
   ) {}
 
   askApproval(request: AskedApproval, signal: AbortSignal): Promise<ApprovalDecision> {
     const stream = this.streamOf(request.sessionId);
     if (stream === null) return Promise.reject(new Error(`no turn is running in session ${request.sessionId} to ask in`));
-    const checkpoint = this.checkpointFor(request);
+    const { irreversible, checkpoint } = this.undoFor(request);
     const event: ApprovalRequestEvent = {
       type: 'approval_request',
       id: request.id,
@@ -52,7 +52,7 @@ export class UserQuestions {
       kind: request.kind,
       expiresAt: request.expiresAt,
       ...(request.callId === undefined ? {} : { callId: request.callId }),
-      ...(request.irreversible === undefined ? {} : { irreversible: request.irreversible }),
+      irreversible,
       ...(checkpoint === null ? {} : { checkpoint }),
     };
     return new Promise((resolve) => {
