@@ -64,7 +64,9 @@ describe('approval scope: origins', () => {
 
 describe('approval scope: file writes', () => {
   it('classifies a file tool\'s path like a redirect to it (catches write_file to ~/.ssh or /etc running unasked)', () => {
-    expect(classifyFileWrite('/home/me/.ssh/authorized_keys', context)).toEqual({ verdict: 'dangerous', reasons: [REASONS.sensitiveWrite] });
+    // `irreversible` is the detector's to set (a file outside the workspace is beyond its checkpoint); the scope
+    // is about the verdict and its reasons.
+    expect(classifyFileWrite('/home/me/.ssh/authorized_keys', context)).toMatchObject({ verdict: 'dangerous', reasons: [REASONS.sensitiveWrite] });
     expect(classifyFileWrite('/etc/hosts', context).verdict).toBe('dangerous');
     expect(classifyFileWrite('/home/me/.bashrc', context).verdict).toBe('dangerous');
     expect(classifyFileWrite('/dev/sda', context).verdict).toBe('hardline');
