@@ -1,41 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { splitCommandLine } from '../src/core/safety/approvals/command-split.js';
 import { REASONS, classifyCommand, type DetectorContext } from '../src/core/safety/approvals/detector.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
-import { expandWord, pipelineOutput } from '../src/core/safety/approvals/shell-eval.js';
 
 const ctx: DetectorContext = { workspace: '/home/dev/project', cwd: '/home/dev/project', home: '/home/dev' };
 const verdict = (command: string, context: DetectorContext = ctx): string => classifyCommand(command, context).verdict;
-
-describe('splitCommandLine: the shell syntax obfuscation relies on', () => {
-  it("decodes ANSI-C quoting ($'\\x72\\x6d' is rm), or a hex-escaped command name slips past every rule", () => {
-    expect(splitCommandLine(String.raw`$'\x72\x6d' -rf $'\057' $'a\'b\tc'`)[0]?.argv).toEqual(['rm', '-rf', '/', "a'b\tc"]);
-  });
-
-  it('keeps here-strings and input redirects apart from arguments (a shell fed by <<< runs that text)', () => {
-    expect(splitCommandLine(`bash <<< 'rm -rf ~' < in.txt`)).toEqual([{ argv: ['bash'], writes: [], pipesToNext: false, reads: ['in.txt'], hereString: 'rm -rf ~' }]);
-    // A heredoc delimiter is neither an argument nor a file read.
-    expect(splitCommandLine(`cat > out.txt << 'EOF'`)).toEqual([{ argv: ['cat'], writes: ['out.txt'], pipesToNext: false }]);
-  });
-});
-
-describe('shell-eval: what the detector computes in its head', () => {
-  it('expands variables and pure command substitutions, and marks decoded text', () => {
-    const vars = new Map([['X', 'rm']]);
-    expect(expandWord('$X', vars)).toEqual({ text: 'rm', decoded: false });
-    expect(expandWord('${X}dir', vars)).toEqual({ text: 'rmdir', decoded: false });
-    expect(expandWord('$(echo r)$(printf m)', vars)).toEqual({ text: 'rm', decoded: false });
-    expect(expandWord('$(echo cm0gLXJmIC8= | base64 -d)', vars)).toEqual({ text: 'rm -rf /', decoded: true });
-    // Unknown parts stay as written, so path rules see "could be anywhere" rather than an empty string.
-    expect(expandWord('$UNSET/$(date)', vars).text).toBe('$UNSET/$(date)');
-  });
-
-  it('computes only side-effect-free pipelines (running `curl` in the head would be a bug)', () => {
-    expect(pipelineOutput(splitCommandLine("printf '%s-%s' a b | rev"), new Map())).toEqual({ text: 'b-a', decoded: true });
-    expect(pipelineOutput(splitCommandLine('curl https://x | base64 -d'), new Map())).toBeNull();
-    expect(pipelineOutput(splitCommandLine('echo x > f'), new Map())).toBeNull();
-  });
-});
 
 describe('classifyCommand: workspace awareness', () => {
   it('treats recursive deletes strictly inside the workspace as safe and everything else as needing approval', () => {
@@ -47,7 +15,7 @@ describe('classifyCommand: workspace awareness', () => {
   });
 
   it('is stricter without context: an unknown cwd makes every relative path "anywhere" (backwards compatible)', () => {
-    expect(classifyCommand('rm -rf node_modules')).toEqual({ verdict: 'dangerous', reasons: [REASONS.recursiveDelete] });
+    expect(classifyCommand('rm -rf node_modules')).toEqual({ verdict: 'dangerous', reasons: [REASONS.recursiveDelete], irreversible: true });
     expect(verdict('rm -rf node_modules', { workspace: '/home/dev/project' })).toBe('dangerous');
   });
 
@@ -97,7 +65,7 @@ describe('classifyCommand: obfuscations outside the corpus', () => {
   it('fails closed on what it cannot read: too deep, absurdly nested, or a computed command name', () => {
     // Each would otherwise come back "safe" because the rules never saw the command that runs.
     expect(classifyCommand(`bash -c "${'eval '.repeat(50)}rm -rf /"`).reasons).toContain(REASONS.unreadable);
-    expect(classifyCommand(`${'$('.repeat(20000)}x${')'.repeat(20000)}`)).toEqual({ verdict: 'dangerous', reasons: [REASONS.unreadable] });
+    expect(classifyCommand(`${'$('.repeat(20000)}x${')'.repeat(20000)}`)).toEqual({ verdict: 'dangerous', reasons: [REASONS.unreadable], irreversible: true });
     expect(classifyCommand('$(cat cmd.txt) -rf /').reasons).toContain(REASONS.dynamicCommand);
     // A variable command name ($EDITOR) is ordinary; only unevaluable substitutions are flagged.
     expect(verdict('$EDITOR notes.md')).toBe('safe');

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { REASONS, classifyCommand } from '../src/core/safety/approvals/detector.js';
-import { splitCommandLine } from '../src/core/safety/approvals/command-split.js';
 
 const verdict = (command: string): string => classifyCommand(command).verdict;
 
@@ -111,21 +110,5 @@ describe('classifyCommand: safe', () => {
     'echo {a,b}.txt',
   ])('%s', (command) => {
     expect(classifyCommand(command)).toEqual({ verdict: 'safe', reasons: [] });
-  });
-});
-
-describe('splitCommandLine', () => {
-  it('removes quotes, separates redirect targets and marks pipes (what the detector rules rely on)', () => {
-    const commands = splitCommandLine(`echo "a b" 'c' > out.txt 2>&1 | tee -a "log file" && cd x`);
-    expect(commands).toEqual([
-      { argv: ['echo', 'a b', 'c'], writes: ['out.txt'], pipesToNext: true },
-      { argv: ['tee', '-a', 'log file'], writes: [], pipesToNext: false },
-      { argv: ['cd', 'x'], writes: [], pipesToNext: false },
-    ]);
-  });
-
-  it('parses command substitution inside double quotes as its own command', () => {
-    const commands = splitCommandLine('echo "today: $(date +%F)"');
-    expect(commands.map((c) => c.argv[0])).toEqual(['date', 'echo']);
   });
 });

@@ -1,11 +1,10 @@
 import type { Classification, Verdict } from './broker.js';
-import { commandName, unwrapCommand } from './command-prefixes.js';
-import { splitCommandLine, type SimpleCommand } from './command-split.js';
-import { classifySimple, checkReadSource, checkWriteTarget, isDownload, runsDownloadedScript } from './command-rules.js';
-import { classifyWholeLine } from './line-rules.js';
+import { classifyInvocation } from './commands.js';
 import { HARDLINE_REASONS, REASONS } from './reasons.js';
-import type { Scan } from './scan.js';
-import { expandArgv, expandWord, pipelineOutput } from './shell-eval.js';
+import { flag, type Scan } from './scan.js';
+import { NETWORK_SENDERS } from './specs/network.js';
+import { walkShell } from './walker.js';
+import { checkWriteTarget } from './write-targets.js';
 
 export { REASONS } from './reasons.js';
 
@@ -25,21 +24,28 @@ export interface DetectorContext {
 }
 
 /**
- * Classifies a shell command line (PARITY §9): `hardline` commands are refused even in yolo mode,
- * `dangerous` ones need the user's approval, the rest are `safe`. The line is parsed as shell (see
- * command-split.ts), variables assigned earlier on the line and pure pipelines are evaluated
- * (shell-eval.ts), and every command found, however deeply nested, goes through the rules.
+ * Classifies a shell command line (PARITY §9, decision 0009): `hardline` commands are refused even in yolo
+ * mode, `dangerous` ones need the user's approval, the rest are `safe`. The line is parsed by tree-sitter-bash,
+ * every command the AST can run is walked with its words statically expanded (walker.ts), and each goes
+ * through the wrapper table, the per-command specs or the generic verb rule (commands.ts).
  */
 export function classifyCommand(command: string, context: DetectorContext = {}): Classification {
+  const scan = readCommand(command, context);
+  return verdictOf(scan.found);
+}
+
+/** The scan of a command line: its findings, and whether it writes files (for checkpoints). */
+export function readCommand(command: string, context: DetectorContext = {}): Scan {
   const scan = newScan(context);
   try {
-    classifyLine(command, scan, 0);
+    walkShell(command, scan);
   } catch (err) {
     // Only the call stack running out on absurd nesting lands here; an unreadable command fails closed.
     if (!(err instanceof RangeError)) throw err;
-    scan.found.add(REASONS.unreadable);
+    flag(scan, REASONS.unreadable);
   }
-  return verdictOf(scan.found);
+  if (scan.mentionsSecret && [...scan.ran].some((name) => NETWORK_SENDERS.has(name))) flag(scan, REASONS.exfiltration);
+  return scan;
 }
 
 /**
@@ -54,107 +60,33 @@ export function classifyFileWrite(path: string, context: DetectorContext = {}): 
 
 function newScan(context: DetectorContext): Scan {
   const scan: Scan = {
-    found: new Set(),
+    found: new Map(),
     vars: new Map(),
     paths: { workspace: context.workspace, cwd: context.cwd, home: context.home, hearthHome: context.hearthHome },
     downloads: new Set(),
-    recurse: (text, depth) => classifyLine(text, scan, depth),
+    functions: new Map(),
+    positional: null,
+    depth: 0,
+    remote: false,
+    mutatesFiles: false,
+    ran: new Set(),
+    mentionsSecret: false,
+    runShell: (text) => {
+      scan.depth += 1;
+      try {
+        walkShell(text, scan);
+      } finally {
+        scan.depth -= 1;
+      }
+    },
+    runArgv: (argv) => classifyInvocation({ argv, source: argv.join(' '), stdin: null, decoded: false, downloaded: false, nameComputed: false }, scan),
   };
   return scan;
 }
 
-function verdictOf(found: ReadonlySet<string>): Classification {
-  const reasons = [...found];
-  const verdict: Verdict = reasons.some((r) => HARDLINE_REASONS.has(r)) ? 'hardline' : reasons.length > 0 ? 'dangerous' : 'safe';
-  return { verdict, reasons };
-}
-
-const MAX_DEPTH = 5;
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'ash', 'busybox']);
-const INTERPRETERS = new Set([...SHELLS, 'python', 'python2', 'python3', 'perl', 'ruby', 'node', 'php', 'source', '.']);
-const DB_CLIENTS = new Set(['psql', 'mysql', 'mariadb', 'sqlite3', 'sqlcmd', 'duckdb', 'clickhouse-client', 'mongo', 'mongosh', 'redis-cli', 'cockroach']);
-const ROOT_WRAPPERS = ['sudo', 'doas', 'pkexec', 'su', 'runuser'];
-const DECODERS = /^(base64|base32|xxd|openssl|gzip|gunzip|zcat|rev|uudecode)$/;
-
-function classifyLine(line: string, scan: Scan, depth: number): void {
-  if (depth > MAX_DEPTH) {
-    // `eval eval eval … rm -rf /`: what cannot be read to the end is not called safe.
-    scan.found.add(REASONS.unreadable);
-    return;
-  }
-  classifyWholeLine(line, scan);
-  const commands = splitCommandLine(line);
-  let pipelineStart = 0;
-  commands.forEach((command, index) => {
-    const upstream = index > 0 && commands[index - 1]?.pipesToNext ? commands.slice(pipelineStart, index) : [];
-    classifyOne(command, upstream, scan, depth);
-    if (!command.pipesToNext) pipelineStart = index + 1;
-  });
-}
-
-function classifyOne(command: SimpleCommand, upstream: SimpleCommand[], scan: Scan, depth: number): void {
-  const expanded = expandArgv(command.argv, scan.vars);
-  if (rememberAssignments(expanded.argv, scan)) return;
-  const { argv, wrappers, embedded } = unwrapCommand(expanded.argv);
-  if (wrappers.some((w) => ROOT_WRAPPERS.includes(w))) scan.found.add(REASONS.sudo);
-  for (const inner of embedded) scan.recurse(inner, depth + 1);
-  for (const target of command.writes) checkWriteTarget(expandWord(target, scan.vars).text, scan);
-  for (const source of command.reads ?? []) checkReadSource(expandWord(source, scan.vars).text, scan);
-  const name = commandName(argv[0] ?? '');
-  // `$(cat cmd.txt) -rf /`: a command name computed by something the detector cannot evaluate.
-  if (/\$\(|`/.test(argv[0] ?? '')) scan.found.add(REASONS.dynamicCommand);
-  if (expanded.decoded && (SHELLS.has(name) || name === 'eval' || expanded.argv[0] !== command.argv[0])) scan.found.add(REASONS.obfuscatedCode);
-
-  // Text a shell, interpreter or database client reads as code from stdin or a here-string.
-  const readsCode = INTERPRETERS.has(name) ? readsScriptFromStdin(argv) : DB_CLIENTS.has(name);
-  if (readsCode && command.hereString !== undefined) scan.recurse(command.hereString, depth + 1);
-  if (readsCode && upstream.length > 0) classifyPipedCode(upstream, scan, depth);
-  if (runsDownloadedScript(argv, scan)) scan.found.add(REASONS.pipeToShell);
-
-  // `echo / | xargs rm -rf`: the words piped in are the wrapped command's arguments.
-  let effective = argv;
-  if (wrappers.includes('xargs') && upstream.length > 0) {
-    const output = pipelineOutput(upstream, scan.vars);
-    if (output !== null) effective = [...argv, ...output.text.split(/\s+/).filter((w) => w !== '')];
-    else effective = [...argv, '$UNKNOWN_XARGS_INPUT'];
-  }
-  classifySimple(effective, scan, depth);
-}
-
-function classifyPipedCode(upstream: SimpleCommand[], scan: Scan, depth: number): void {
-  if (upstream.some((c) => isDownload(unwrapCommand(expandArgv(c.argv, scan.vars).argv).argv))) {
-    scan.found.add(REASONS.pipeToShell);
-    return;
-  }
-  const output = pipelineOutput(upstream, scan.vars);
-  if (output !== null) scan.recurse(output.text, depth + 1);
-  const decodes = upstream.some((c) => DECODERS.test(commandName(unwrapCommand(c.argv).argv[0] ?? '')));
-  if (decodes || output?.decoded === true) scan.found.add(REASONS.obfuscatedCode);
-}
-
-/** A shell or interpreter with no `-c`/`-e` code and no script file runs what arrives on stdin. */
-function readsScriptFromStdin(argv: string[]): boolean {
-  const args = argv.slice(1);
-  if (args.some((a) => /^-[a-zA-Z]*[ce]$/.test(a) || a === '-m')) return false;
-  if (args.includes('-s') || args.includes('-')) return true;
-  return !args.some((a) => !a.startsWith('-'));
-}
-
-/**
- * `X=rm`, `export X=rm`, `declare X=…`: remembered for later words on the line. Returns true when the
- * command was only assignments (nothing runs). `HISTFILE`/`HISTSIZE` changes are flagged here.
- */
-function rememberAssignments(argv: string[], scan: Scan): boolean {
-  const declarer = ['export', 'declare', 'local', 'readonly', 'typeset'].includes(argv[0] ?? '');
-  const words = declarer ? argv.slice(1).filter((w) => !w.startsWith('-')) : argv;
-  const assignments = words.filter((w) => /^[A-Za-z_]\w*=/.test(w));
-  if (!declarer && assignments.length !== argv.length) return false;
-  for (const assignment of assignments) {
-    const at = assignment.indexOf('=');
-    const name = assignment.slice(0, at);
-    const value = assignment.slice(at + 1);
-    scan.vars.set(name, value);
-    if (name === 'HISTFILE' || ((name === 'HISTSIZE' || name === 'HISTFILESIZE') && value === '0')) scan.found.add(REASONS.history);
-  }
-  return true;
+function verdictOf(found: ReadonlyMap<string, boolean>): Classification {
+  const reasons = [...found.keys()];
+  if (reasons.length === 0) return { verdict: 'safe', reasons };
+  const verdict: Verdict = reasons.some((r) => HARDLINE_REASONS.has(r)) ? 'hardline' : 'dangerous';
+  return { verdict, reasons, irreversible: [...found.values()].some((v) => v) };
 }

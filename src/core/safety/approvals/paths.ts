@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { UNKNOWN } from './scan.js';
 
 /**
  * Where a command's path arguments point, as far as a static reading can tell. Paths are resolved
@@ -17,8 +18,10 @@ export interface PathContext {
 }
 
 export const SYSTEM_DIRS = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/opt', '/proc', '/root', '/sbin', '/srv', '/sys', '/usr', '/var', '/home'];
+/** macOS system and user roots, and Windows' drive as WSL mounts it. */
+export const MAC_AND_WSL_DIRS = ['/System', '/Library', '/Applications', '/Users', '/private', '/private/etc', '/private/var', '/Volumes', '/mnt/c', '/mnt/c/Windows', '/mnt/c/Users', '/mnt/c/Program Files'];
 /** Second-level directories whose loss breaks the system as surely as the top-level ones. */
-const CRITICAL_SUBDIRS = ['/usr/bin', '/usr/sbin', '/usr/lib', '/usr/lib64', '/usr/share', '/usr/include', '/usr/local', '/var/lib'];
+const CRITICAL_SUBDIRS = ['/usr/bin', '/usr/sbin', '/usr/lib', '/usr/lib64', '/usr/share', '/usr/include', '/usr/local', '/var/lib', ...MAC_AND_WSL_DIRS];
 const HOME_FORMS = ['~', '$HOME', '${HOME}'];
 
 /** `/etc//x/` → `/etc/x`; `$HOME/x` → `~/x`; `/` stays `/`. Relative paths are left relative. */
@@ -36,7 +39,7 @@ export function resolvePath(word: string, ctx: PathContext): string | null {
     if (ctx.home === undefined) return null;
     p = ctx.home + p.slice(1);
   }
-  if (/[$`]/.test(p) || p.startsWith('~')) return null;
+  if (/[$`]/.test(p) || p.includes(UNKNOWN) || p.startsWith('~')) return null;
   if (!p.startsWith('/')) {
     if (typeof ctx.cwd !== 'string') return null;
     p = `${ctx.cwd}/${p}`;
@@ -56,7 +59,7 @@ function isCriticalAbsolute(path: string, home: string | undefined): boolean {
   const dir = path.replace(/\/(\*|\.\*|\.\[!.\]\*)$/, '') || '/';
   if (dir === '/' || dir === '/*') return true;
   if (HOME_FORMS.includes(dir) || dir === home || /^~[a-z_][\w-]*$/.test(dir)) return true;
-  if (/^\/home\/[^/]+$/.test(dir) || dir === '/home') return true;
+  if (/^\/(home|Users|mnt\/c\/Users)\/[^/]+$/.test(dir) || dir === '/home') return true;
   return SYSTEM_DIRS.includes(dir) || CRITICAL_SUBDIRS.includes(dir);
 }
 
@@ -88,6 +91,6 @@ export function homeRelative(word: string, ctx: PathContext): string | null {
   const resolved = resolvePath(word, ctx);
   if (resolved === null) return null;
   if (ctx.home !== undefined && (resolved === ctx.home || resolved.startsWith(`${ctx.home}/`))) return `~${resolved.slice(ctx.home.length)}`;
-  const other = /^\/(root|home\/[^/]+)(\/.*)?$/.exec(resolved);
+  const other = /^\/(root|home\/[^/]+|Users\/[^/]+)(\/.*)?$/.exec(resolved);
   return other ? `~${other[2] ?? ''}` : null;
 }

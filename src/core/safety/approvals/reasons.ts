@@ -35,6 +35,16 @@ export const REASONS = {
   unreadable: 'nested or malformed beyond what the checker can read',
   selfModification: "changes Hearth's own settings, persona (SOUL.md) or skills",
   scheduleJob: 'schedules a job to run later',
+  gitHistory: 'destroys git history, branches or stashes that a checkpoint cannot restore',
+  remoteGitDelete: 'deletes a remote git branch or tag',
+  workingTreeReset: 'discards uncommitted changes in the working tree',
+  killProcesses: 'kills processes broadly (by name, pattern or user, or pid 1)',
+  stopService: 'stops, disables or unloads a system service',
+  diskVolume: 'destroys, detaches or repartitions a disk, volume or filesystem',
+  packageRemove: 'removes installed packages outside the workspace',
+  containerDelete: 'deletes containers, images, volumes or networks',
+  destructiveVerb: 'runs a delete/destroy-style subcommand of a tool the checker has no rules for',
+  interpreterExec: 'runs shell commands from inline interpreter code',
 } as const;
 
 export type Reason = (typeof REASONS)[keyof typeof REASONS];

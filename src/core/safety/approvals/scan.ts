@@ -1,15 +1,44 @@
 import type { PathContext } from './paths.js';
+import type { ShellNode } from './shell-parser.js';
+
+/**
+ * Marks a part of a word the detector cannot know statically (an unset variable, a substitution it cannot
+ * evaluate). It survives into argv so that every rule sees "unknown" rather than an empty string: a path
+ * containing it resolves to nowhere known, a command name containing it is computed at run time.
+ */
+export const UNKNOWN = '\uE000';
 
 /** What the detector carries while it reads one command line. */
 export interface Scan {
-  /** Reasons found so far (a set: each is reported once, approvals are remembered per reason). */
-  found: Set<string>;
-  /** Variables assigned earlier on the line (`X=rm; $X -rf ~`). */
+  /** Reasons found so far, each with whether what it changes lies beyond a workspace checkpoint. */
+  found: Map<string, boolean>;
+  /** Variables assigned earlier on the line (`X=rm; $X -rf ~`); a value may contain UNKNOWN. */
   vars: Map<string, string>;
   /** Workspace, home and the current directory, which `cd` on the line moves. */
   paths: PathContext;
   /** Base names of files a download on this line wrote (`curl -o x.sh …; sh x.sh`). */
   downloads: Set<string>;
-  /** Classifies nested text (`bash -c`, `eval`, decoded stdin) into the same scan, one level deeper. */
-  recurse(text: string, depth: number): void;
+  /** Functions defined on the line, so calling one walks its body (valid while its tree is). */
+  functions: Map<string, ShellNode>;
+  /** Positional parameters inside a function call (`f() { rm -rf "$1"; }; f /`); null outside one. */
+  positional: string[] | null;
+  /** Nesting of `bash -c`, `eval`, function calls…; past a limit the line is unreadable. */
+  depth: number;
+  /** Inside `ssh host …`: what runs is another machine, which no checkpoint here covers. */
+  remote: boolean;
+  /** Something on the line writes or deletes files (for checkpoints: destructive.ts). */
+  mutatesFiles: boolean;
+  /** Names of the commands that run, and what the exfiltration rule needs to know about them. */
+  ran: Set<string>;
+  mentionsSecret: boolean;
+  /** Parses `text` as shell and classifies it into this scan, one level deeper. */
+  runShell(text: string): void;
+  /** Classifies one command given as argv (`find -exec rm {} +`), wrappers and all. */
+  runArgv(argv: string[]): void;
+}
+
+/** Records a finding; `irreversible` false only for changes confined to workspace files a checkpoint restores. */
+export function flag(scan: Scan, reason: string, irreversible = true): void {
+  const reach = irreversible || scan.remote;
+  scan.found.set(reason, (scan.found.get(reason) ?? false) || reach);
 }

@@ -1,6 +1,6 @@
 import { resolvePath } from './paths.js';
 import { REASONS } from './reasons.js';
-import type { Scan } from './scan.js';
+import { flag, type Scan } from './scan.js';
 
 /**
  * The agent changing Hearth itself: its settings (approval mode, allowlist), its persona (SOUL.md), the
@@ -32,19 +32,19 @@ export function isSelfPath(absolute: string, hearthHome: string | undefined): bo
 /** A write (redirect, cp/mv/tee target, sed -i…) into Hearth's own settings, persona, skills or schedule. */
 export function checkSelfWrite(target: string, scan: Scan): void {
   const path = resolvePath(target, scan.paths);
-  if (path !== null && isSelfPath(path, scan.paths.hearthHome)) scan.found.add(REASONS.selfModification);
+  if (path !== null && isSelfPath(path, scan.paths.hearthHome)) flag(scan, REASONS.selfModification);
 }
 
 /** `hearth skills install …`, `hearth approvals revoke …`, `at`, `systemd-run --on-calendar`, `git clone … <skills dir>`. */
 export function classifySelfCommand(name: string, operands: string[], args: string[], scan: Scan): boolean {
   if (name === 'hearth') {
     const changes = HEARTH_CHANGES[operands[0] ?? ''];
-    if (changes === 'any' || (changes !== undefined && changes.has(operands[1] ?? ''))) scan.found.add(REASONS.selfModification);
+    if (changes === 'any' || (changes !== undefined && changes.has(operands[1] ?? ''))) flag(scan, REASONS.selfModification);
     return true;
   }
   if (name === 'at' || name === 'batch' || (name === 'systemd-run' && args.some((a) => /^--on-/.test(a)))) {
     // Reading the queue (`at -l`, `atq`) schedules nothing.
-    if (!args.some((a) => a === '-l' || a === '-r' || a === '-d')) scan.found.add(REASONS.scheduleJob);
+    if (!args.some((a) => a === '-l' || a === '-r' || a === '-d')) flag(scan, REASONS.scheduleJob);
     return true;
   }
   if (name === 'git' && operands[0] === 'clone' && operands.length >= 3) checkSelfWrite(operands.at(-1) as string, scan);

@@ -1,0 +1,70 @@
+import { classifyByVerb } from './generic-verbs.js';
+import { commandName, type Invocation } from './invocation.js';
+import { REASONS } from './reasons.js';
+import { flag, UNKNOWN, type Scan } from './scan.js';
+import { NETWORK_SENDERS, SECRET_MENTION } from './specs/network.js';
+import { applyRules, parseCommand } from './specs/spec.js';
+import { specFor } from './specs/index.js';
+import { unwrap } from './wrappers.js';
+
+/**
+ * Classifies one expanded command: looks through the wrappers around it (sudo, env, timeout, ssh, xargs…),
+ * then applies the spec its name has in the registry, or the generic destructive-verb rule when none does.
+ */
+
+/** Variables that name the user's own tools: `$EDITOR notes.md` runs what the user chose. */
+const USER_TOOL_VARIABLES = /^\$\{?(EDITOR|VISUAL|PAGER|BROWSER|CC|CXX|FC|LD|AR|MAKE|PYTHON|PYTHON3|NODE|NPM|GO|JAVA|CARGO|SHELL|TERMINAL|GIT)\}?$/;
+const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'http', 'https', 'xh', 'aria2c', 'lynx', 'links', 'ftp', 'tftp', 'invoke-webrequest', 'iwr']);
+
+export function classifyInvocation(invocation: Invocation, scan: Scan): void {
+  if (invocation.argv.length === 0) return;
+  const stdinWords = invocation.stdin?.kind === 'pipe' ? (invocation.stdin.text?.split(/\s+/).filter((w) => w !== '') ?? null) : invocation.stdin?.kind === 'text' ? invocation.stdin.text.split(/\s+/).filter((w) => w !== '') : null;
+  for (const reading of unwrap(invocation.argv, stdinWords)) {
+    if (reading.root) flag(scan, REASONS.sudo);
+    if (reading.scheduled) flag(scan, REASONS.scheduleJob);
+    const remote = scan.remote;
+    scan.remote ||= reading.remote;
+    try {
+      for (const code of reading.code) {
+        if (invocation.downloaded) flag(scan, REASONS.pipeToShell);
+        scan.runShell(code);
+      }
+      classifyCommand({ ...invocation, argv: reading.argv }, scan, reading.wrappers.length > 0);
+    } finally {
+      scan.remote = remote;
+    }
+  }
+}
+
+function classifyCommand(invocation: Invocation, scan: Scan, wrapped: boolean): void {
+  const [first = '', ...args] = invocation.argv;
+  if (first === '') return;
+  const name = commandName(first);
+  scan.ran.add(name);
+  if (first.includes(UNKNOWN)) {
+    // `$(cat cmd.txt) -rf /`: a command name only known when it runs.
+    const userTool = USER_TOOL_VARIABLES.test(invocation.source.trim().split(/\s+/)[0] ?? '');
+    if (!userTool || wrapped) flag(scan, REASONS.dynamicCommand);
+    return;
+  }
+  if (invocation.decoded && invocation.nameComputed) flag(scan, REASONS.obfuscatedCode);
+  if (invocation.argv.some((a) => SECRET_MENTION.test(a))) scan.mentionsSecret = true;
+  if (NETWORK_SENDERS.has(name) && invocation.stdin?.kind === 'pipe' && invocation.stdin.upstream.some((u) => ENV_DUMPERS.has(u))) scan.mentionsSecret = true;
+  const spec = specFor(name);
+  if (spec === undefined) {
+    classifyByVerb(name, args, scan);
+    return;
+  }
+  const command = parseCommand(name, args, new Set(spec.values ?? []), invocation);
+  spec.check?.(command, scan);
+  if (spec.rules !== undefined) applyRules(spec.rules, command, scan);
+}
+
+const ENV_DUMPERS = new Set(['env', 'printenv', 'set', 'export', 'declare', 'compgen']);
+
+export function isDownloader(argv: readonly string[]): boolean {
+  const name = commandName(argv[0] ?? '').toLowerCase();
+  if (DOWNLOADERS.has(name)) return true;
+  // `sudo curl …`, `timeout 5 wget …`
+  return unwrap(argv, null).some((r) => r.wrappers.length > 0 && DOWNLOADERS.has(commandName(r.argv[0] ?? '').toLowerCase()));
+}

@@ -1,0 +1,35 @@
+import { REASONS } from './reasons.js';
+import { flag, UNKNOWN, type Scan } from './scan.js';
+
+/**
+ * The rule for commands no spec names: a subcommand or option built from a destructive verb
+ * (`doctl compute droplet delete 123`, `linode-cli linodes delete 1`, `heroku apps:destroy`, `--force-delete`)
+ * asks. This is what generalizes to the next cloud CLI. Everyday words (`clean`, `clear`, `cache`) are not
+ * in the lexicon, so `make clean` and `jest --clearCache` stay routine.
+ */
+const LEXICON: ReadonlySet<string> = new Set([
+  'delete', 'del', 'destroy', 'remove', 'rm', 'rmi', 'rmdir', 'prune', 'purge', 'terminate', 'uninstall', 'drop', 'wipe', 'erase', 'truncate',
+  'reset', 'revoke', 'deregister', 'unregister', 'flush', 'flushall', 'flushdb', 'kill', 'nuke', 'obliterate', 'shred', 'teardown',
+  'decommission', 'deprovision', 'unpublish', 'expunge', 'evict', 'zap', 'annihilate',
+]);
+/** Subcommand-like words: lowercase identifiers, optionally with `-`, `:` or `_` (never paths or file names). */
+const SUBCOMMAND = /^[a-zA-Z][\w:-]*$/;
+const HTTP_DELETE = /^(-X|--request|--method|-m)(=)?DELETE$/i;
+/** How many leading operands count as subcommands (`doctl compute droplet delete`). */
+const SUBCOMMAND_DEPTH = 4;
+
+/** True when `word` (a subcommand like `delete-stack`, `apps:destroy`, `force_delete`) is built from a destructive verb. */
+export function destructiveWord(word: string): boolean {
+  if (!SUBCOMMAND.test(word)) return false;
+  return word.toLowerCase().split(/[-:_]/).some((piece) => LEXICON.has(piece));
+}
+
+export function classifyByVerb(name: string, args: readonly string[], scan: Scan): void {
+  if (args.some((a) => a === '--help' || a === '-h' || a === 'help' || a === '--dry-run' || a === '--dryrun')) return;
+  const operands = args.filter((a) => !a.startsWith('-')).slice(0, SUBCOMMAND_DEPTH);
+  const options = args.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')[0] as string);
+  const joined = args.map((a, i) => (a.startsWith('-') && args[i + 1] !== undefined ? `${a}${args[i + 1]}` : a));
+  if (operands.some(destructiveWord) || options.some(destructiveWord) || joined.some((a) => HTTP_DELETE.test(a)) || destructiveWord(name.replace(/\.\w+$/, '').replace(UNKNOWN, ''))) {
+    flag(scan, REASONS.destructiveVerb);
+  }
+}

@@ -1,0 +1,92 @@
+import { UNKNOWN } from './scan.js';
+
+/**
+ * The stdout of side-effect-free commands the detector can run in its head (`echo`, `printf`, `base64 -d`,
+ * `xxd -r -p`, `rev`, `cat`/`tee` of stdin), so `$(echo rm)` or `echo cm0g… | base64 -d | sh` is read as what
+ * it runs. Anything else, or any input containing UNKNOWN, gives null: the output is not known.
+ */
+export interface PureOutput {
+  text: string;
+  /** Some of it came out of a decoder: a sign of deliberate obfuscation. */
+  decoded: boolean;
+}
+
+export function pureOutput(argv: readonly string[], stdin: string | null): PureOutput | null {
+  if (argv.some((a) => a.includes(UNKNOWN)) || stdin?.includes(UNKNOWN) === true) return null;
+  const name = argv[0] ?? '';
+  const stage = STAGES[name.slice(name.lastIndexOf('/') + 1)];
+  return stage === undefined ? null : stage(argv.slice(1), stdin);
+}
+
+type Stage = (args: string[], stdin: string | null) => PureOutput | null;
+
+const flagsOf = (args: string[]): string[] => args.filter((a) => a.startsWith('-') && a.length > 1);
+const operandsOf = (args: string[]): string[] => args.filter((a) => !a.startsWith('-') || a === '-');
+const decodedText = (text: string): PureOutput => ({ text, decoded: true });
+
+const STAGES: Readonly<Record<string, Stage>> = {
+  echo: (args) => {
+    const options = args.slice(0, args.findIndex((a) => !/^-[neE]+$/.test(a)) >>> 0);
+    const words = args.slice(options.length);
+    const text = options.some((o) => o.includes('e')) ? unescape(words.join(' ')) : words.join(' ');
+    return { text: options.some((o) => o.includes('n')) ? text : `${text}\n`, decoded: false };
+  },
+  printf: (args) => (args[0] === undefined ? null : printf(args[0], args.slice(1))),
+  base64: (args, stdin) => {
+    const flags = flagsOf(args);
+    if (stdin === null || operandsOf(args).length > 0 || !flags.some((f) => f === '-d' || f === '-D' || f === '--decode')) return null;
+    return decodedText(Buffer.from(stdin.replace(/\s+/g, ''), 'base64').toString('utf8'));
+  },
+  xxd: (args, stdin) => {
+    const flags = flagsOf(args);
+    if (stdin === null || !flags.some((f) => /^-[a-z]*r/.test(f)) || !flags.some((f) => /^-[a-z]*p/.test(f))) return null;
+    return decodedText(Buffer.from(stdin.replace(/\s+/g, ''), 'hex').toString('utf8'));
+  },
+  rev: (args, stdin) => (stdin === null || operandsOf(args).length > 0 ? null : decodedText(stdin.split('\n').map((l) => [...l].reverse().join('')).join('\n'))),
+  cat: (args, stdin) => (stdin === null || operandsOf(args).some((o) => o !== '-') ? null : { text: stdin, decoded: false }),
+  tee: (_args, stdin) => (stdin === null ? null : { text: stdin, decoded: false }),
+  tr: (args, stdin) => {
+    // `tr 'a-z' 'n-za-m'` (ROT13) and other one-to-one maps of plain ranges.
+    const [from, to] = operandsOf(args);
+    if (stdin === null || from === undefined || to === undefined || flagsOf(args).length > 0) return null;
+    const source = expandRanges(from);
+    const target = expandRanges(to);
+    if (source === null || target === null || target.length === 0) return null;
+    return decodedText([...stdin].map((c) => { const at = source.indexOf(c); return at === -1 ? c : (target[Math.min(at, target.length - 1)] as string); }).join(''));
+  },
+};
+
+function expandRanges(set: string): string[] | null {
+  const out: string[] = [];
+  for (let i = 0; i < set.length; i += 1) {
+    const c = set[i] as string;
+    if (c === '[' || c === '\\') return null;
+    if (set[i + 1] === '-' && i + 2 < set.length) {
+      const end = (set[i + 2] as string).charCodeAt(0);
+      for (let code = c.charCodeAt(0); code <= end; code += 1) out.push(String.fromCharCode(code));
+      i += 2;
+    } else out.push(c);
+  }
+  return out;
+}
+
+/** `printf` with `%s`, `%b` and `%%` only; a format with anything else is not evaluated. */
+function printf(format: string, args: string[]): PureOutput | null {
+  if (/%[^sb%]/.test(format.replace(/%%/g, ''))) return null;
+  const slots = (format.replace(/%%/g, '').match(/%[sb]/g) ?? []).length;
+  let text = '';
+  let next = 0;
+  do {
+    text += unescape(format).replace(/%([sb%])/g, (_, kind: string) => (kind === '%' ? '%' : (args[next++] ?? '')));
+  } while (slots > 0 && next < args.length);
+  return { text, decoded: false };
+}
+
+function unescape(text: string): string {
+  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\' };
+  return text.replace(/\\(x[0-9a-fA-F]{1,2}|0?[0-7]{1,3}|.)/g, (whole, esc: string) => {
+    if (esc.startsWith('x')) return String.fromCharCode(Number.parseInt(esc.slice(1), 16));
+    if (/^[0-7]/.test(esc)) return String.fromCharCode(Number.parseInt(esc, 8));
+    return simple[esc] ?? whole;
+  });
+}

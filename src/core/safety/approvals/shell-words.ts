@@ -1,0 +1,264 @@
+import { expandBraces, protectBraces, restoreProtected } from './brace-expansion.js';
+import { UNKNOWN, type Scan } from './scan.js';
+import type { ShellNode } from './shell-parser.js';
+
+/**
+ * Static word expansion, as bash does it in the order that matters here: quotes and `$'…'` escapes, tilde,
+ * parameters (with `:-`, `:=`, substrings and the simple pattern operators), command substitution (through
+ * `substitute`, which the walker answers by classifying and, when it can, evaluating the inner command),
+ * brace expansion, then field splitting of unquoted expansion results on IFS (so `rm${IFS}-rf${IFS}/` is
+ * three words). What cannot be known becomes UNKNOWN, never an empty string.
+ */
+export interface Substitution {
+  /** The output, trailing newlines removed; UNKNOWN when it cannot be computed. */
+  text: string;
+  /** It came out of a decoder (base64, hex, reversal): a sign of deliberate obfuscation. */
+  decoded: boolean;
+  /** It came from the network (curl, wget). */
+  downloaded: boolean;
+}
+
+export interface WordContext {
+  scan: Scan;
+  substitute(node: ShellNode): Substitution;
+}
+
+export interface Expanded {
+  fields: string[];
+  decoded: boolean;
+  downloaded: boolean;
+}
+
+interface Segment {
+  text: string;
+  /** Quoted or produced by an expansion: no brace expansion, no tilde. */
+  literal: boolean;
+  /** An unquoted expansion result: split into fields on IFS whitespace. */
+  split: boolean;
+}
+
+const SPLIT = '\uE014';
+const IFS_DEFAULT = ' \t\n';
+
+export function expandWord(node: ShellNode, ctx: WordContext): Expanded {
+  const state = { decoded: false, downloaded: false, quoted: false };
+  const segments: Segment[] = [];
+  collect(node, ctx, false, segments, state);
+  const first = segments[0];
+  if (first !== undefined && !first.literal && /^~(\/|$)/.test(first.text)) first.text = (ctx.scan.paths.home ?? '~') + first.text.slice(1);
+  const joined = segments.map((s) => (s.literal ? protectBraces(s.split ? s.text.replace(/[ \t\n]+/g, SPLIT) : s.text) : s.text)).join('');
+  const fields: string[] = [];
+  for (const word of expandBraces(joined)) {
+    for (const field of word.split(SPLIT)) if (field !== '') fields.push(restoreProtected(field));
+  }
+  if (fields.length === 0 && state.quoted) fields.push('');
+  return { fields, decoded: state.decoded, downloaded: state.downloaded };
+}
+
+/** One word's text as a single string (assignment values, heredoc delimiters): fields joined by spaces. */
+export function expandToString(node: ShellNode, ctx: WordContext): Expanded & { text: string } {
+  const expanded = expandWord(node, ctx);
+  return { ...expanded, text: expanded.fields.join(' ') };
+}
+
+type State = { decoded: boolean; downloaded: boolean; quoted: boolean };
+
+function collect(node: ShellNode, ctx: WordContext, quoted: boolean, out: Segment[], state: State): void {
+  switch (node.type) {
+    case 'word':
+    case 'number':
+    case 'brace_expression':
+    case 'command_name':
+      if (node.type === 'command_name' || (node.namedChildCount > 0 && node.type !== 'brace_expression')) {
+        for (const child of node.namedChildren) if (child !== null) collect(child, ctx, quoted, out, state);
+        return;
+      }
+      if (quoted) out.push({ text: node.text, literal: true, split: false });
+      else pushUnquotedWord(node.text, out);
+      return;
+    case 'raw_string':
+      state.quoted = true;
+      out.push({ text: node.text.slice(1, -1), literal: true, split: false });
+      return;
+    case 'ansi_c_string':
+      state.quoted = true;
+      out.push({ text: decodeAnsiC(node.text.slice(2, -1)), literal: true, split: false });
+      return;
+    case 'string':
+    case 'translated_string':
+      state.quoted = true;
+      collectDoubleQuoted(node, ctx, out, state);
+      return;
+    case 'concatenation':
+      for (const child of node.namedChildren) if (child !== null) collect(child, ctx, quoted, out, state);
+      return;
+    case 'simple_expansion':
+    case 'expansion':
+      out.push({ text: expandParameter(node, ctx, state), literal: true, split: !quoted });
+      return;
+    case 'command_substitution': {
+      const result = ctx.substitute(node);
+      state.decoded ||= result.decoded;
+      state.downloaded ||= result.downloaded;
+      out.push({ text: result.text, literal: true, split: !quoted });
+      return;
+    }
+    case 'process_substitution': {
+      // The word is a /dev/fd path whose content is the inner command's output (or input).
+      const result = ctx.substitute(node);
+      state.decoded ||= result.decoded;
+      state.downloaded ||= result.downloaded;
+      out.push({ text: UNKNOWN, literal: true, split: false });
+      return;
+    }
+    default:
+      // Arithmetic and anything else: its commands still run (and are classified), its value is unknown.
+      for (const inner of node.descendantsOfType(['command_substitution', 'process_substitution'])) if (inner !== null) ctx.substitute(inner);
+      out.push({ text: UNKNOWN, literal: true, split: false });
+  }
+}
+
+/** `\x` quotes x; `\<newline>` is a line continuation; the rest is brace- and tilde-active text. */
+function pushUnquotedWord(text: string, out: Segment[]): void {
+  let plain = '';
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i] as string;
+    if (c !== '\\') {
+      plain += c;
+      continue;
+    }
+    if (plain !== '') out.push({ text: plain, literal: false, split: false });
+    plain = '';
+    const next = text[i + 1];
+    if (next !== undefined && next !== '\n') out.push({ text: next, literal: true, split: false });
+    i += 1;
+  }
+  if (plain !== '') out.push({ text: plain, literal: false, split: false });
+}
+
+/** Between the named children of a `"…"` string lies its literal text (tree-sitter does not always wrap it). */
+function collectDoubleQuoted(node: ShellNode, ctx: WordContext, out: Segment[], state: State): void {
+  const source = node.text;
+  const base = node.startIndex;
+  const open = node.type === 'translated_string' ? 2 : 1;
+  let at = open;
+  const literal = (end: number): void => {
+    if (end > at) out.push({ text: unescapeDoubleQuoted(source.slice(at, end)), literal: true, split: false });
+  };
+  for (const child of node.namedChildren) {
+    if (child === null || child.type === 'string_content') continue;
+    literal(child.startIndex - base);
+    collect(child, ctx, true, out, state);
+    at = child.endIndex - base;
+  }
+  literal(source.length - 1);
+}
+
+function unescapeDoubleQuoted(text: string): string {
+  return text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === '\n' ? '' : c));
+}
+
+const PARAMETER = /^\$\{([#!]?)([A-Za-z_]\w*|\d+|[@*#?$!-])(\[[^\]]*\])?([\s\S]*)\}$/;
+
+function expandParameter(node: ShellNode, ctx: WordContext, state: State): string {
+  if (node.type === 'simple_expansion') return lookup(node.text.slice(1), ctx.scan) ?? UNKNOWN;
+  const match = PARAMETER.exec(node.text);
+  if (match === null) return UNKNOWN;
+  const [, prefix, name = '', subscript, operation = ''] = match;
+  const value = subscript === undefined ? lookup(name, ctx.scan) : undefined;
+  if (prefix === '!') return UNKNOWN;
+  if (prefix === '#') return operation === '' && value !== undefined && !value.includes(UNKNOWN) ? String(value.length) : UNKNOWN;
+  if (operation === '') return value ?? UNKNOWN;
+  const defaulting = /^:?[-=?+]/.exec(operation);
+  if (defaulting !== null) {
+    const op = defaulting[0];
+    const set = value !== undefined && (op.startsWith(':') ? value !== '' : true);
+    const word = (): string => defaultWord(node, ctx, state, operation.slice(op.length));
+    if (op.endsWith('+')) return value === undefined ? UNKNOWN : set ? word() : '';
+    if (value !== undefined && value.includes(UNKNOWN)) return UNKNOWN;
+    if (set) return value;
+    if (op.endsWith('?')) return UNKNOWN;
+    const fallback = word();
+    if (op.endsWith('=')) ctx.scan.vars.set(name, fallback);
+    return fallback;
+  }
+  if (value === undefined || value.includes(UNKNOWN)) return UNKNOWN;
+  return operate(value, operation) ?? UNKNOWN;
+}
+
+/** The word after `:-`/`:=`/`:+` as parsed nodes, or its text when tree-sitter kept it as plain text. */
+function defaultWord(node: ShellNode, ctx: WordContext, state: State, text: string): string {
+  const parts = node.namedChildren.filter((c): c is ShellNode => c !== null && !['variable_name', 'special_variable_name', 'subscript'].includes(c.type));
+  if (parts.length === 0) return text;
+  const segments: Segment[] = [];
+  for (const part of parts) collect(part, ctx, true, segments, state);
+  return segments.map((s) => s.text).join('');
+}
+
+/** Substrings, case changes and literal-pattern removal/replacement; globbing patterns are not evaluated. */
+function operate(value: string, operation: string): string | null {
+  const substring = /^:\s*(-?\d+)(?::\s*(-?\d+))?$/.exec(operation);
+  if (substring !== null) {
+    const offset = Number(substring[1]);
+    const start = offset < 0 ? Math.max(0, value.length + offset) : offset;
+    const length = substring[2] === undefined ? undefined : Number(substring[2]);
+    return length === undefined ? value.slice(start) : length < 0 ? value.slice(start, value.length + length) : value.slice(start, start + length);
+  }
+  const caseChange: Record<string, (v: string) => string> = { '^^': (v) => v.toUpperCase(), ',,': (v) => v.toLowerCase(), '^': (v) => v.charAt(0).toUpperCase() + v.slice(1), ',': (v) => v.charAt(0).toLowerCase() + v.slice(1) };
+  const change = caseChange[operation];
+  if (change !== undefined) return change(value);
+  const pattern = /^(\/\/?|##?|%%?)([^*?[\]/]*)(?:\/(.*))?$/s.exec(operation);
+  if (pattern === null) return null;
+  const [, op = '', pat = '', replacement = ''] = pattern;
+  if (op === '/') return value.replace(pat, replacement);
+  if (op === '//') return pat === '' ? value : value.split(pat).join(replacement);
+  if (op.startsWith('#')) return value.startsWith(pat) ? value.slice(pat.length) : value;
+  return value.endsWith(pat) ? value.slice(0, value.length - pat.length) : value;
+}
+
+/** A variable's value, or undefined when it is not known on this line. */
+export function lookup(name: string, scan: Scan): string | undefined {
+  const assigned = scan.vars.get(name);
+  if (assigned !== undefined) return assigned;
+  if (name === 'IFS') return IFS_DEFAULT;
+  if (name === 'HOME') return scan.paths.home ?? '~';
+  if (name === 'PWD') return typeof scan.paths.cwd === 'string' ? scan.paths.cwd : undefined;
+  if (scan.positional === null) return undefined;
+  if (/^[1-9]\d*$/.test(name)) return scan.positional[Number(name) - 1] ?? '';
+  if (name === '@' || name === '*') return scan.positional.join(' ');
+  if (name === '#') return String(scan.positional.length);
+  return undefined;
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v' };
+
+/** `$'…'` (ANSI-C quoting): `$'\x72\x6d'` is `rm`, so escapes are decoded before any rule sees the word. */
+export function decodeAnsiC(body: string): string {
+  let text = '';
+  for (let i = 0; i < body.length; i += 1) {
+    const c = body[i] as string;
+    if (c !== '\\' || i + 1 >= body.length) {
+      text += c;
+      continue;
+    }
+    const rest = body.slice(i + 1);
+    const numeric = /^x([0-9a-fA-F]{1,2})/.exec(rest) ?? /^u([0-9a-fA-F]{1,4})/.exec(rest) ?? /^U([0-9a-fA-F]{1,8})/.exec(rest);
+    const octal = /^[0-7]{1,3}/.exec(rest);
+    const control = /^c(.)/.exec(rest);
+    if (numeric) {
+      text += String.fromCodePoint(Number.parseInt(numeric[1] as string, 16));
+      i += numeric[0].length;
+    } else if (octal) {
+      text += String.fromCharCode(Number.parseInt(octal[0], 8));
+      i += octal[0].length;
+    } else if (control) {
+      text += String.fromCharCode((control[1] as string).charCodeAt(0) & 0x1f);
+      i += 2;
+    } else {
+      const escaped = rest[0] as string;
+      text += SIMPLE_ESCAPES[escaped] ?? escaped;
+      i += 1;
+    }
+  }
+  return text;
+}

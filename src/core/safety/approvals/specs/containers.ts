@@ -1,0 +1,49 @@
+import { REASONS } from '../reasons.js';
+import { flag, type Scan } from '../scan.js';
+import type { Command, CommandSpec, Rule } from './spec.js';
+
+/** Containers and clusters: deleting containers, images, volumes, cluster resources or releases asks. */
+const gone = REASONS.containerDelete;
+const DOCKER_RULES: readonly Rule[] = [
+  { sub: 'rm|rmi|kill', reason: gone },
+  { sub: 'container|image|volume|network|system|builder|buildx|context|secret|config|service|stack|node|plugin|swarm|machine', operand: /^(rm|remove|prune|kill|leave|delete)$/, reason: gone },
+  { sub: 'compose|stack', operand: /^(rm|kill)$/, reason: gone },
+  { sub: 'compose', operand: /^down$/, option: /^(-v|--volumes|--rmi(=.*)?)$/, reason: gone },
+  { sub: 'volume|system|image|container|network|builder', operand: /^prune$/, reason: gone },
+];
+
+/** The host's root filesystem, or the Docker socket (which is root on the host). */
+const HOST_MOUNT = /^(\/|\/var\/run\/docker\.sock|\/run\/docker\.sock|\/etc|\/root|\/home|\/Users)(:|$)/;
+
+function hostAccess(command: Command, scan: Scan): void {
+  if (!['run', 'create'].includes(command.operands[0] ?? '')) return;
+  const args = command.args;
+  const access = args.some(
+    (a, i) =>
+      a === '--privileged' ||
+      /^--(pid|ipc|userns|network|net|uts)=host$/.test(a) ||
+      /^--cap-add=(ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE)$/i.test(a) ||
+      ((a === '-v' || a === '--volume' || a === '--mount') && HOST_MOUNT.test(args[i + 1] ?? '')) ||
+      (/^(-v|--volume=)/.test(a) && HOST_MOUNT.test(a.replace(/^(-v|--volume=)/, ''))),
+  );
+  if (access) flag(scan, REASONS.hostContainer);
+}
+
+const cluster = REASONS.cloudDelete;
+const KUBECTL_VALUES = ['-n', '--namespace', '--context', '-l', '--selector', '-f', '--filename', '-o', '--output', '-c', '--container', '--kubeconfig', '--cluster', '--user', '-s', '--server', '--field-selector', '--grace-period', '--timeout'];
+
+export const CONTAINER_SPECS: readonly CommandSpec[] = [
+  { names: ['docker', 'podman', 'nerdctl', 'docker-compose', 'podman-compose'], values: ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level', '-f', '--file', '-p', '--project-name', '--filter', '-e', '--env', '-v', '--volume', '--name', '-w', '--workdir', '-u', '--user', '--network', '--entrypoint', '--mount', '--platform'], rules: DOCKER_RULES, check: (c, s) => {
+    hostAccess(c, s);
+    if (c.name.endsWith('-compose') && (c.operands[0] === 'rm' || (c.operands[0] === 'down' && c.options.some((o) => /^(-v|--volumes)$/.test(o))))) flag(s, gone);
+  } },
+  { names: ['kubectl', 'oc', 'k'], values: KUBECTL_VALUES, rules: [
+    { sub: 'delete', reason: cluster },
+    { sub: 'drain|cordon|taint', reason: cluster },
+    { sub: 'scale', option: /^--replicas=0$/, reason: cluster },
+    { sub: 'replace', option: /^--force$/, reason: cluster },
+    { sub: 'apply', option: /^--prune$/, reason: cluster },
+    { sub: 'rollout', operand: /^undo$/, reason: cluster },
+  ] },
+  { names: ['helm'], values: ['-n', '--namespace', '--kube-context', '-f', '--values', '--set', '--version'], rules: [{ sub: 'uninstall|delete|del|un|rollback', reason: cluster }] },
+];

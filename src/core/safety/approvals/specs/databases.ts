@@ -1,0 +1,52 @@
+import { REASONS } from '../reasons.js';
+import { flag, type Scan } from '../scan.js';
+import { valuesOf, type Command, type CommandSpec } from './spec.js';
+
+/**
+ * Database clients given statements on the command line (`psql -c`, `mysql -e`, `mongosh --eval`,
+ * `redis-cli FLUSHALL`, `cqlsh -e`) or on stdin (a heredoc, a pipe): statements that destroy data ask.
+ */
+const STATEMENT_DESTROYS: readonly RegExp[] = [
+  /\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE|COLUMNFAMILY|COLLECTION|USER|ROLE|OWNED|MATERIALIZED\s+VIEW|VIEW|INDEX)\b/i,
+  /\bTRUNCATE(\s+TABLE)?\s+["`\w]/i,
+  /\bALTER\s+TABLE\s+[\w."`]+\s+DROP\b/i,
+  /\bFLUSH(ALL|DB)\b/i,
+  /\.(dropDatabase|drop|dropCollection|dropAllUsers|dropIndexes)\s*\(/,
+  /\.(deleteMany|remove)\s*\(\s*(\{\s*\})?\s*\)/,
+];
+
+/** DELETE or UPDATE with no WHERE before the statement ends: every row. */
+function touchesEveryRow(statement: string): boolean {
+  return (/^\s*DELETE\s+FROM\s/i.test(statement) || /^\s*UPDATE\s+[\w."`]+\s+SET\s/i.test(statement)) && !/\bWHERE\b/i.test(statement);
+}
+
+/** SQL (or Mongo/Redis/CQL) text that destroys data. */
+export function destroysData(text: string): boolean {
+  if (STATEMENT_DESTROYS.some((re) => re.test(text))) return true;
+  return text.split(/;|\n/).some(touchesEveryRow);
+}
+
+function statements(options: string[], operandsAreStatements: (c: Command) => string[] = () => []) {
+  return (command: Command, scan: Scan): void => {
+    const texts = [...valuesOf(command, ...options), ...operandsAreStatements(command)];
+    const stdin = command.invocation.stdin;
+    if (stdin?.kind === 'text' || (stdin?.kind === 'pipe' && stdin.text !== null)) texts.push(stdin.text ?? '');
+    if (texts.some(destroysData)) flag(scan, REASONS.sqlDrop);
+  };
+}
+
+export const DATABASE_SPECS: readonly CommandSpec[] = [
+  { names: ['psql'], values: ['-c', '--command', '-d', '--dbname', '-h', '--host', '-p', '--port', '-U', '--username', '-f', '--file', '-v', '--set', '-o'], check: statements(['-c', '--command']) },
+  { names: ['mysql', 'mariadb'], values: ['-e', '--execute', '-u', '--user', '-h', '--host', '-P', '--port', '-D', '--database'], check: statements(['-e', '--execute']) },
+  { names: ['sqlite3', 'duckdb', 'sqlite'], values: ['-c', '-cmd', '-s', '-separator'], check: statements(['-c', '-cmd'], (c) => c.operands.slice(1)) },
+  { names: ['sqlcmd'], values: ['-Q', '-q', '-S', '-U', '-P', '-d', '-i'], check: statements(['-Q', '-q']) },
+  { names: ['clickhouse-client', 'clickhouse'], values: ['-q', '--query', '-h', '--host', '-u', '--user', '-d', '--database'], check: statements(['-q', '--query']) },
+  { names: ['mongo', 'mongosh'], values: ['--eval', '-u', '--username', '-p', '--password', '--host', '--port', '--authenticationDatabase'], check: statements(['--eval']) },
+  { names: ['redis-cli', 'valkey-cli', 'keydb-cli'], values: ['-h', '-p', '-a', '-n', '-u', '--user', '--pass'], check: statements([], (c) => [c.operands.join(' ')]) },
+  { names: ['cqlsh'], values: ['-e', '--execute', '-u', '-p', '-k', '--keyspace'], check: statements(['-e', '--execute']) },
+  { names: ['cockroach'], values: ['-e', '--execute', '--url', '--host', '--database', '-d'], check: statements(['-e', '--execute']) },
+  { names: ['snowsql', 'bq', 'influx', 'trino', 'presto'], values: ['-q', '--query', '-e', '--execute'], check: statements(['-q', '--query', '-e', '--execute'], (c) => (c.name === 'bq' ? c.operands.slice(1) : [])) },
+  { names: ['dropdb'], check: (_c, s) => flag(s, REASONS.sqlDrop) },
+  { names: ['dropuser'], check: (_c, s) => flag(s, REASONS.accounts) },
+  { names: ['mysqladmin'], rules: [{ operand: /^drop$/, reason: REASONS.sqlDrop }] },
+];

@@ -1,0 +1,129 @@
+import { isCriticalPath, isInsideWorkspace, isUnder, normalize, resolvePath, SYSTEM_DIRS } from '../paths.js';
+import { REASONS } from '../reasons.js';
+import { flag, type Scan } from '../scan.js';
+import { checkReadSource, checkWriteTarget, HISTORY_FILE, insideWorkspace } from '../write-targets.js';
+import { hasFlag, valuesOf, type Command, type CommandSpec } from './spec.js';
+
+/**
+ * Coreutils-style file operations: deletes (judged by where they land: inside the workspace is routine, the
+ * root, a home or a system directory is hardline), and every argument that is a write target (`cp -t`,
+ * `install -t`, the last operand of `cp`/`mv`/`ln`, `tee`, `truncate`, `shred`, `dd of=`, `sed -i`).
+ */
+export function judgeRecursiveDelete(targets: readonly string[], scan: Scan, reason: string = REASONS.recursiveDelete): void {
+  scan.mutatesFiles = true;
+  if (targets.some((t) => HISTORY_FILE.test(t))) flag(scan, REASONS.history);
+  if (targets.some((t) => isCriticalPath(t, scan.paths))) flag(scan, REASONS.deleteCritical);
+  else if (targets.length === 0 || !targets.every((t) => insideWorkspace(t, scan))) flag(scan, reason);
+}
+
+function rm(command: Command, scan: Scan): void {
+  const recursive = hasFlag(command, 'r', '--recursive') || hasFlag(command, 'R');
+  if (!recursive) {
+    for (const target of command.operands) checkWriteTarget(target, scan);
+    scan.mutatesFiles = true;
+    return;
+  }
+  judgeRecursiveDelete(command.operands, scan);
+}
+
+/** `cp -t DIR a b`, `install -t DIR`, `--target-directory=DIR`, otherwise the last operand. */
+function copyTarget(command: Command, scan: Scan): void {
+  const explicit = valuesOf(command, '-t', '--target-directory');
+  const targets = explicit.length > 0 ? explicit : command.operands.length >= 2 ? [command.operands.at(-1) as string] : [];
+  if (command.name === 'install' && hasFlag(command, 'd', '--directory')) targets.push(...command.operands);
+  for (const target of targets) checkWriteTarget(target, scan);
+  if (command.name === 'rsync' && command.options.some((o) => /^--(delete|del$|remove-source-files)/.test(o))) {
+    const destination = targets[0] ?? '';
+    if (/^[\w.-]*@?[\w.-]+:/.test(destination) || !insideWorkspace(destination, scan)) judgeRecursiveDelete([destination], scan);
+  }
+}
+
+function mv(command: Command, scan: Scan): void {
+  const explicit = valuesOf(command, '-t', '--target-directory');
+  const sources = explicit.length > 0 ? command.operands : command.operands.slice(0, -1);
+  if (sources.some((p) => isCriticalPath(p, scan.paths))) flag(scan, REASONS.deleteCritical);
+  for (const source of sources) {
+    if (HISTORY_FILE.test(source)) flag(scan, REASONS.history);
+    // Moving a file away removes it from where it was.
+    else checkWriteTarget(source, scan);
+  }
+  copyTarget(command, scan);
+}
+
+function dd(command: Command, scan: Scan): void {
+  for (const operand of command.operands) if (operand.startsWith('of=')) checkWriteTarget(operand.slice(3), scan);
+}
+
+function permissions(command: Command, scan: Scan): void {
+  const [mode = '', ...paths] = command.operands;
+  const resolved = paths.map((p) => resolvePath(p, scan.paths) ?? normalize(p));
+  const inWorkspace = paths.length > 0 && paths.every((p) => isInsideWorkspace(p, scan.paths) || resolvePath(p, scan.paths) === null);
+  if (command.name === 'chmod') {
+    if (/^[0-7]{3,4}$/.test(mode) && '2367'.includes(mode.at(-1) as string)) flag(scan, REASONS.worldWritable, !inWorkspace);
+    if (/(^|,)[ugo]*[ao][ugo]*[+=][rwxXst]*w/.test(mode)) flag(scan, REASONS.worldWritable, !inWorkspace);
+    if (/^[2467][0-7]{3}$/.test(mode) || /^[ugoa]*[+=][rwxXt]*s/.test(mode)) flag(scan, REASONS.setuid);
+  }
+  const recursive = hasFlag(command, 'R', '--recursive');
+  // Home directories are the user's own: `chmod -R` inside a project there is routine.
+  const systemRoots = ['/', ...SYSTEM_DIRS.filter((d) => d !== '/home'), '/System', '/Library', '/private', '/Applications'];
+  if (resolved.some((p) => isUnder(p, systemRoots))) flag(scan, recursive ? REASONS.recursiveSystemPerms : REASONS.systemPerms);
+}
+
+function inPlaceEdit(command: Command, scan: Scan): void {
+  if (!command.options.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) return;
+  const scriptGiven = valuesOf(command, '-e', '--expression', '-f', '--file').length > 0;
+  for (const target of command.operands.slice(scriptGiven ? 0 : 1)) checkWriteTarget(target, scan);
+}
+
+function find(command: Command, scan: Scan): void {
+  const args = command.args;
+  const firstExpression = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
+  const starts = args.slice(0, firstExpression === -1 ? args.length : firstExpression);
+  const roots = starts.length > 0 ? starts : ['.'];
+  let deletes = args.includes('-delete');
+  args.forEach((arg, i) => {
+    if (['-fprint', '-fprint0', '-fprintf', '-fls'].includes(arg)) checkWriteTarget(args[i + 1] ?? '', scan);
+    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(arg)) return;
+    const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+'));
+    const inner = args.slice(i + 1, end === -1 ? args.length : end);
+    if (['rm', 'shred', 'unlink', 'rmdir'].includes(inner[0] ?? '')) deletes = true;
+    // `{}` is each file found: a path below every starting point.
+    for (const root of roots) scan.runArgv(inner.map((w) => w.replace('{}', `${root}/{}`)));
+  });
+  if (!deletes) return;
+  scan.mutatesFiles = true;
+  if (roots.some((r) => isCriticalPath(r, scan.paths))) flag(scan, REASONS.deleteCritical);
+  else if (!roots.every((r) => insideWorkspace(`${r}/x`, scan))) flag(scan, REASONS.findDelete);
+}
+
+function cd(command: Command, scan: Scan): void {
+  const target = command.operands[0];
+  scan.paths.cwd = target === undefined ? (scan.paths.home ?? null) : target === '-' ? null : resolvePath(target, scan.paths);
+}
+
+const writesOperands = (command: Command, scan: Scan): void => {
+  for (const target of command.operands) checkWriteTarget(target, scan);
+};
+
+const readsOperands = (command: Command, scan: Scan): void => {
+  for (const operand of command.operands) checkReadSource(operand, scan);
+};
+
+export const FILE_SPECS: readonly CommandSpec[] = [
+  { names: ['rm', 'trash', 'trash-put', 'srm'], check: rm },
+  { names: ['rimraf', 'del-cli', 'rmrf'], check: (c, s) => judgeRecursiveDelete(c.operands, s) },
+  { names: ['rmdir', 'unlink', 'touch', 'mkdir', 'mkfifo', 'mknod'], check: writesOperands },
+  { names: ['cp', 'install', 'ln', 'rsync', 'scp', 'ditto'], values: ['-t', '--target-directory', '-m', '--mode', '-o', '--owner', '-g', '--group', '-e', '--rsh', '-S', '--suffix', '-P', '-i', '-F', '--exclude', '--include', '--filter', '-f'], check: (c, s) => {
+    if (c.name === 'cp' || c.name === 'scp' || c.name === 'rsync') for (const source of c.operands.slice(0, -1)) checkReadSource(source, s);
+    copyTarget(c, s);
+  } },
+  { names: ['mv'], values: ['-t', '--target-directory', '-S', '--suffix'], check: mv },
+  { names: ['tee'], check: writesOperands },
+  { names: ['truncate', 'shred', 'fallocate'], values: ['-s', '--size', '-r', '--reference', '-n', '--iterations', '-l', '--length', '-o', '--offset'], check: writesOperands },
+  { names: ['dd'], check: dd },
+  { names: ['chmod', 'chown', 'chgrp', 'chattr', 'setfacl'], values: ['--reference'], check: permissions },
+  { names: ['sed', 'gsed'], values: ['-e', '--expression', '-f', '--file', '-l', '--line-length'], check: inPlaceEdit },
+  { names: ['find', 'gfind'], check: find },
+  { names: ['cd', 'pushd'], check: cd },
+  { names: ['cat', 'less', 'more', 'head', 'tail', 'xxd', 'strings', 'base64', 'od', 'hexdump', 'bat', 'nl', 'tac', 'gpg', 'openssl'], values: ['-n', '-c', '-o', '--output'], check: readsOperands },
+];

@@ -1,0 +1,48 @@
+import { REASONS } from '../reasons.js';
+import { flag, type Scan } from '../scan.js';
+import { checkSelfWrite } from '../self-rules.js';
+import { hasFlag, type Command, type CommandSpec, type Rule } from './spec.js';
+
+/**
+ * git: what a checkpoint cannot restore always asks (remote deletes, force pushes, `branch -D`, stash and reflog
+ * loss, history rewrites); working-tree resets in the workspace ask too, but are not irreversible, since the
+ * terminal snapshots the workspace before they run (decision 0009).
+ */
+const FORCE = /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes|--mirror|-[a-zA-Z]*f[a-zA-Z]*)$/;
+const GIT_RULES: readonly Rule[] = [
+  { sub: 'push', option: FORCE, reason: REASONS.forcePush },
+  { sub: 'push', operand: /^\+/, reason: REASONS.forcePush },
+  { sub: 'push', option: /^(-d|--delete|--prune)$/, reason: REASONS.remoteGitDelete },
+  { sub: 'push', operand: /^:./, reason: REASONS.remoteGitDelete },
+  { sub: 'branch', option: /^(-D|-[a-zA-Z]*D[a-zA-Z]*)$/, reason: REASONS.gitHistory },
+  { sub: 'tag', option: /^(-d|--delete)$/, reason: REASONS.gitHistory },
+  { sub: 'stash', operand: /^(clear|drop)$/, reason: REASONS.gitHistory },
+  { sub: 'reflog', operand: /^(expire|delete)$/, reason: REASONS.gitHistory },
+  { sub: 'filter-branch|filter-repo', reason: REASONS.gitHistory },
+  { sub: 'update-ref', option: /^-d$/, reason: REASONS.gitHistory },
+  { sub: 'gc|prune', option: /^--prune(=now|=all)?$|^--expire(=now)?$/, reason: REASONS.gitHistory },
+  { sub: 'remote', operand: /^(prune)$/, reason: REASONS.gitHistory },
+  { sub: 'reset', option: /^--(hard|merge|keep)$/, reason: REASONS.workingTreeReset, irreversible: false },
+  { sub: 'switch', option: /^(--discard-changes|-f|--force)$/, reason: REASONS.workingTreeReset, irreversible: false },
+  { sub: 'worktree', operand: /^remove$/, option: /^(-f|--force)$/, reason: REASONS.workingTreeReset },
+];
+
+function gitCheck(command: Command, scan: Scan): void {
+  const [sub, ...rest] = command.operands;
+  const afterSub = command.args.slice(command.args.indexOf(sub ?? '') + 1);
+  if (sub === 'branch' && hasFlag(command, 'd', '--delete') && hasFlag(command, 'f', '--force')) flag(scan, REASONS.gitHistory);
+  if (sub === 'clean' && hasFlag(command, 'f', '--force') && !hasFlag(command, 'n', '--dry-run')) discards(scan);
+  if (sub === 'checkout' && (afterSub.includes('--') || rest.includes('.') || hasFlag(command, 'f', '--force'))) discards(scan);
+  if (sub === 'restore' && rest.length > 0 && !(command.options.includes('--staged') && !command.options.some((o) => o === '--worktree' || o === '-W'))) discards(scan);
+  if (sub !== undefined && ['clean', 'reset', 'checkout', 'restore', 'stash', 'rm', 'mv', 'apply', 'merge', 'rebase', 'pull', 'cherry-pick', 'revert', 'switch'].includes(sub)) scan.mutatesFiles = true;
+  // `git clone … <skills dir>` installs a skill behind the user's back.
+  if (sub === 'clone' && command.operands.length >= 3) checkSelfWrite(command.operands.at(-1) as string, scan);
+}
+
+function discards(scan: Scan): void {
+  flag(scan, REASONS.workingTreeReset, false);
+}
+
+export const GIT_SPECS: readonly CommandSpec[] = [
+  { names: ['git'], values: ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '-m', '-F', '--file', '-b', '-B', '--branch', '--depth', '-o', '--origin', '--author', '--date', '-u', '--template', '--format', '--pretty', '-n', '--max-count', '--since', '--until', '--grep', '-S', '-G', '--reference', '-X', '--strategy-option', '-s', '--strategy'], rules: GIT_RULES, check: gitCheck },
+];

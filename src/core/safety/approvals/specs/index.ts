@@ -1,0 +1,57 @@
+import { CLOUD_SPECS } from './cloud.js';
+import { CONTAINER_SPECS } from './containers.js';
+import { DATABASE_SPECS } from './databases.js';
+import { DISK_SPECS } from './disks.js';
+import { FILE_SPECS } from './files.js';
+import { GIT_SPECS } from './git.js';
+import { INTERPRETER_SPECS } from './interpreters.js';
+import { NETWORK_SPECS } from './network.js';
+import { PACKAGE_SPECS } from './packages.js';
+import { PROCESS_SPECS } from './processes.js';
+import { SECURITY_SPECS } from './security.js';
+import { SERVICE_SPECS } from './services.js';
+import { SHELL_SPECS } from './shells.js';
+import type { CommandSpec } from './spec.js';
+import { SYSTEM_SPECS } from './system.js';
+
+/**
+ * Commands whose arguments are data, not actions: `echo delete`, `grep -r drop src`, `man rm` run nothing the
+ * generic verb rule should read. Named so that rule only meets commands nobody described.
+ */
+const DATA_COMMANDS: CommandSpec = {
+  names: [
+    'echo', 'printf', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sort', 'uniq', 'wc', 'cut', 'tr', 'jq', 'yq', 'ls', 'exa', 'eza', 'tree', 'stat',
+    'file', 'which', 'type', 'whereis', 'man', 'info', 'help', 'tldr', 'apropos', 'whatis', 'diff', 'cmp', 'comm', 'test', '[', '[[', 'true', 'false',
+    'sleep', 'date', 'pwd', 'basename', 'dirname', 'realpath', 'readlink', 'alias', 'unalias', 'read', 'wait', 'seq', 'column', 'fmt', 'fold',
+    'paste', 'join', 'split', 'md5sum', 'sha1sum', 'sha256sum', 'shasum', 'cksum', 'rev', 'say', 'notify-send', 'logger', 'exit', 'return',
+    'set', 'shopt', 'trap', 'ulimit', 'umask', 'hash', 'let', 'getopts', 'shift', 'break', 'continue', 'locate', 'mdfind', 'fd', 'fdfind',
+    'printenv', 'id', 'whoami', 'uname', 'hostname', 'uptime', 'ps', 'top', 'htop', 'df', 'du', 'free', 'lsof', 'pgrep', 'jobs', 'fg', 'bg',
+    'popd', 'dirs', 'clear', 'tput', 'open', 'xdg-open', 'code', 'make', 'cmake', 'ninja', 'tsc', 'eslint', 'prettier', 'jest', 'vitest',
+    'pytest', 'mypy', 'ruff', 'black', 'rustc', 'gcc', 'g++', 'clang', 'javac', 'java', 'zip', 'unzip', 'tar', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', '7z',
+    'ping', 'dig', 'nslookup', 'host', 'traceroute', 'ip', 'ifconfig', 'netstat', 'ss', 'journalctl', 'dmesg', 'lsblk', 'blkid', 'mount', 'export',
+    'declare', 'local', 'readonly', 'typeset', 'unset', 'shellcheck', 'shfmt', 'nproc', 'lscpu', 'env', 'sudoedit',
+  ],
+};
+
+const ALL: readonly CommandSpec[] = [
+  ...FILE_SPECS, ...GIT_SPECS, ...PROCESS_SPECS, ...SERVICE_SPECS, ...DISK_SPECS, ...SECURITY_SPECS, ...PACKAGE_SPECS, ...CONTAINER_SPECS,
+  ...CLOUD_SPECS, ...DATABASE_SPECS, ...NETWORK_SPECS, ...SYSTEM_SPECS, ...SHELL_SPECS, ...INTERPRETER_SPECS, DATA_COMMANDS,
+];
+
+const REGISTRY: ReadonlyMap<string, CommandSpec> = buildRegistry(ALL);
+
+function buildRegistry(specs: readonly CommandSpec[]): Map<string, CommandSpec> {
+  const registry = new Map<string, CommandSpec>();
+  for (const spec of specs) {
+    for (const name of spec.names) {
+      // Two specs for one name would silently shadow each other's rules.
+      if (registry.has(name)) throw new Error(`approval detector: command "${name}" has two specs`);
+      registry.set(name, spec);
+    }
+  }
+  return registry;
+}
+
+export function specFor(name: string): CommandSpec | undefined {
+  return REGISTRY.get(name) ?? (name.startsWith('mkfs.') ? REGISTRY.get('mkfs') : undefined);
+}

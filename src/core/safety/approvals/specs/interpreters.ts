@@ -1,0 +1,134 @@
+import { readInterpreterCode, type Language } from '../interpreter-code.js';
+import { REASONS } from '../reasons.js';
+import { flag, type Scan } from '../scan.js';
+import { checkWriteTarget } from '../write-targets.js';
+import { runsDownloadedFile, runStdinCode } from './shells.js';
+import { valuesOf, type Command, type CommandSpec } from './spec.js';
+
+/**
+ * Interpreters: the code they are given inline (`-c`, `-e`, `-r`, `eval`…) or on stdin is read by
+ * interpreter-code.ts; awk programs, vim's `:!cmd`, AppleScript's `do shell script` and PowerShell cmdlets
+ * have their own small readers here.
+ */
+interface Interpreter {
+  names: string[];
+  language: Language;
+  codeOptions: string[];
+  /** A subcommand that takes code as its operand (`deno eval CODE`). */
+  codeSub?: string;
+}
+
+const INTERPRETERS: readonly Interpreter[] = [
+  { names: ['python', 'python2', 'python3', 'pypy', 'pypy3', 'python3.8', 'python3.9', 'python3.10', 'python3.11', 'python3.12', 'python3.13'], language: 'python', codeOptions: ['-c'] },
+  { names: ['node', 'nodejs'], language: 'node', codeOptions: ['-e', '--eval', '-p', '--print'] },
+  { names: ['bun'], language: 'node', codeOptions: ['-e', '--eval', '-p', '--print'] },
+  { names: ['deno'], language: 'node', codeOptions: [], codeSub: 'eval' },
+  { names: ['perl'], language: 'perl', codeOptions: ['-e', '-E'] },
+  { names: ['ruby', 'jruby'], language: 'ruby', codeOptions: ['-e'] },
+  { names: ['php'], language: 'php', codeOptions: ['-r'] },
+  { names: ['lua', 'luajit', 'lua5.1', 'lua5.3', 'lua5.4'], language: 'lua', codeOptions: ['-e'] },
+  { names: ['Rscript', 'R'], language: 'r', codeOptions: ['-e'] },
+  { names: ['julia'], language: 'julia', codeOptions: ['-e', '--eval'] },
+];
+
+function interpreterCheck(interpreter: Interpreter) {
+  return (command: Command, scan: Scan): void => {
+    const { args, invocation } = command;
+    const read = (code: string): void => readInterpreterCode(code, interpreter.language, scan);
+    let inline = false;
+    args.forEach((arg, i) => {
+      const cluster = interpreter.codeOptions.find((o) => arg === o || (o.length === 2 && arg.startsWith('-') && !arg.startsWith('--') && arg.endsWith(o[1] as string) && /^-[a-zA-Z]+$/.test(arg)));
+      if (cluster !== undefined && args[i + 1] !== undefined) {
+        inline = true;
+        read(args[i + 1] as string);
+      } else if (arg.startsWith('--eval=') || arg.startsWith('--print=')) {
+        inline = true;
+        read(arg.slice(arg.indexOf('=') + 1));
+      }
+    });
+    if (interpreter.codeSub !== undefined && command.operands[0] === interpreter.codeSub) {
+      inline = true;
+      read(command.operands.slice(1).join(' '));
+    }
+    if (command.name === 'perl' && command.options.some((a) => /^-[a-zA-Z]*i/.test(a))) for (const target of command.operands) checkWriteTarget(target, scan);
+    if (inline) return;
+    const script = command.operands[0];
+    if (invocation.downloaded || runsDownloadedFile(script, scan)) flag(scan, REASONS.pipeToShell);
+    if (script === undefined || script === '-') runStdinCode(invocation.stdin, scan, read);
+    if (script?.endsWith('manage.py') === true && /^(flush|reset_db|sqlflush)$/.test(command.operands[1] ?? '')) flag(scan, REASONS.sqlDrop);
+  };
+}
+
+/** awk's `system()`, `print | "cmd"`, `"cmd" | getline`, `print > "/etc/x"`. */
+function awk(command: Command, scan: Scan): void {
+  const program = valuesOf(command, '-f').length > 0 ? undefined : command.operands[0];
+  if (program === undefined) return;
+  for (const match of program.matchAll(/\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"/g)) {
+    flag(scan, REASONS.interpreterExec);
+    scan.runShell(match[1] as string);
+  }
+  if (/\bsystem\s*\(/.test(program) || /\|\s*getline|print[^;}]*\|\s*"/.test(program)) flag(scan, REASONS.interpreterExec);
+  for (const match of program.matchAll(/print[^;}]*>>?\s*"([^"]+)"/g)) checkWriteTarget(match[1] as string, scan);
+}
+
+/** `vim -c ':!rm -rf ~'`, `vim +'!cmd'`, `--cmd`, `:call system(…)`. */
+function vim(command: Command, scan: Scan): void {
+  const commands = [...valuesOf(command, '-c', '--cmd'), ...command.args.filter((a) => a.startsWith('+')).map((a) => a.slice(1))];
+  for (const exCommand of commands) {
+    const bang = /^:?\s*(?:silent\s*)?!(.*)$/s.exec(exCommand.trim());
+    const system = /system\s*\(\s*['"](.*?)['"]/.exec(exCommand);
+    const shell = bang?.[1] ?? system?.[1];
+    if (shell === undefined) continue;
+    flag(scan, REASONS.interpreterExec);
+    scan.runShell(shell);
+  }
+}
+
+/** AppleScript: `do shell script "…"`, and telling System Events to shut down or restart. */
+function osascript(command: Command, scan: Scan): void {
+  const script = valuesOf(command, '-e').join('\n');
+  for (const match of script.matchAll(/do\s+shell\s+script\s+"((?:[^"\\]|\\.)*)"/g)) {
+    flag(scan, REASONS.interpreterExec);
+    scan.runShell((match[1] as string).replace(/\\"/g, '"'));
+  }
+  if (/\b(shut\s*down|restart)\b/i.test(script) && /System Events|Finder/i.test(script)) flag(scan, REASONS.shutdown);
+}
+
+/** PowerShell cmdlets with a shell equivalent that asks. */
+const POWERSHELL: ReadonlyArray<[RegExp, string]> = [
+  [/\b(Stop-Computer|Restart-Computer)\b/i, REASONS.shutdown],
+  [/\b(Format-Volume|Clear-Disk|Initialize-Disk|Remove-Partition)\b/i, REASONS.rawDisk],
+  [/\bStop-Process\b|\bkill\s+-Name\b/i, REASONS.killProcesses],
+  [/\b(Stop-Service|Set-Service\b[^|;]*-StartupType\s+Disabled)\b/i, REASONS.stopService],
+  [/\bSet-MpPreference\b[^|;]*-Disable\w+\s+\$?true|\bSet-NetFirewallProfile\b[^|;]*-Enabled\s+False/i, REASONS.disableSecurity],
+  [/\b(Invoke-Expression|iex)\b[\s\S]*\b(Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString|curl|wget)\b|\b(Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString)\b[\s\S]*\|\s*(Invoke-Expression|iex)\b/i, REASONS.pipeToShell],
+  [/\bStart-Process\b/i, REASONS.interpreterExec],
+];
+
+function powershell(command: Command, scan: Scan): void {
+  const codeAt = command.args.findIndex((a) => /^-(c|command|encodedcommand|enc|e|ec)$/i.test(a));
+  if (codeAt === -1) return;
+  const flagName = (command.args[codeAt] as string).toLowerCase();
+  let code = command.args.slice(codeAt + 1).join(' ');
+  if (flagName.startsWith('-e')) {
+    flag(scan, REASONS.obfuscatedCode);
+    code = Buffer.from(code, 'base64').toString('utf16le');
+  }
+  for (const [pattern, reason] of POWERSHELL) if (pattern.test(code)) flag(scan, reason);
+  const removal = /\b(?:Remove-Item|rm|del|rmdir|ri)\b([^|;]*)/gi;
+  for (const match of code.matchAll(removal)) {
+    const rest = match[1] ?? '';
+    if (!/-Recurse\b|-r\b/i.test(rest)) continue;
+    const target = /(?:-Path\s+|-LiteralPath\s+|\s)['"]?([A-Za-z]:\\[^'"\s]*|[~/$][^'"\s]*|\.[^'"\s]*)/.exec(rest)?.[1];
+    const path = target === undefined ? [] : [/^[A-Za-z]:\\?$/.test(target) ? '/' : /^\$env:USERPROFILE|^\$HOME|^~/i.test(target) ? '~' : target];
+    scan.runArgv(['rm', '-rf', ...path]);
+  }
+}
+
+export const INTERPRETER_SPECS: readonly CommandSpec[] = [
+  ...INTERPRETERS.map((i): CommandSpec => ({ names: i.names, values: ['-m', '-W', '-X', '-r', '--require', '-I', '--import', '--loader', '-C'], check: interpreterCheck(i) })),
+  { names: ['awk', 'gawk', 'mawk', 'nawk'], values: ['-F', '-v', '-f'], check: awk },
+  { names: ['vim', 'nvim', 'vi', 'gvim', 'ex', 'view'], values: ['-c', '--cmd', '-u', '-S'], check: vim },
+  { names: ['osascript'], values: ['-e', '-l'], check: osascript },
+  { names: ['powershell', 'pwsh', 'powershell.exe', 'pwsh.exe'], check: powershell },
+];

@@ -1,0 +1,43 @@
+import { REASONS } from '../reasons.js';
+import { flag, type Scan } from '../scan.js';
+import { checkWriteTarget } from '../write-targets.js';
+import type { Command, CommandSpec } from './spec.js';
+
+/**
+ * Network tools: downloads (what they write, and the names they save under, so `sh x.sh` after `curl -o x.sh`
+ * is seen as running a download), raw sockets wired to a shell, and the senders the exfiltration rule watches.
+ */
+export const NETWORK_SENDERS: ReadonlySet<string> = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'scp', 'sftp', 'ftp', 'telnet', 'rsync', 'ssh', 'http', 'https', 'xh', 'mail', 'sendmail', 'mutt', 'aws', 'gsutil', 'rclone', 'openssl']);
+/** Private keys, cloud and tool credentials, password databases and dotenv files (not `.env.example`). */
+export const SECRET_MENTION =
+  /(\.ssh(\/(id_[\w-]+|[\w-]+_key)\b(?!\.pub)|\/?$)|\.aws\/credentials|^~?\/?\.aws\/?$|\.gnupg\b|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.docker\/config\.json|\.kube\/config|\/etc\/g?shadow\b|(^|[/@=])\.env(\.(local|production|prod|development|dev))?$|\.hearth\/)/;
+/** A secret variable placed in a URL or request body (a `-H` header with a token is ordinary API use). */
+const SECRET_VARIABLE_SENT = /(https?:\/\/\S*|(-d|--data[\w-]*|-F|--form)[\s=]\S*)\$\{?\w*(SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|ACCESS_KEY)\w*/i;
+
+function download(command: Command, scan: Scan): void {
+  const { name, args } = command;
+  if (SECRET_VARIABLE_SENT.test(command.invocation.source)) scan.mentionsSecret = true;
+  if (args.some((a) => /^@/.test(a) || /^-[dF]@|^--data[\w-]*=@|^--upload-file/.test(a))) {
+    // `-d @.env`, `-T file`: the file is sent.
+    for (const a of args) if (/(^|@)(~\/)?\.(env|ssh|aws|netrc)/.test(a)) scan.mentionsSecret = true;
+  }
+  const outputFlags = name === 'curl' ? ['-o', '--output'] : ['-O', '--output-document'];
+  args.forEach((arg, i) => {
+    const attached = outputFlags.map((f) => (arg.startsWith(`${f}=`) ? arg.slice(f.length + 1) : null)).find((v) => v !== null);
+    const target = outputFlags.includes(arg) ? args[i + 1] : attached;
+    if (target !== undefined && target !== null && target !== '-') {
+      checkWriteTarget(target, scan);
+      scan.downloads.add(target.slice(target.lastIndexOf('/') + 1));
+    }
+  });
+  const urls = args.filter((a) => /^(https?|ftp):\/\//.test(a)).map((u) => u.replace(/[?#].*$/, ''));
+  const namesItself = name === 'wget' ? !args.some((a) => outputFlags.some((f) => a === f || a.startsWith(`${f}=`) || /^-[a-zA-Z]*O/.test(a))) : args.some((a) => a === '-O' || a === '--remote-name' || /^-[a-zA-Z]*O$/.test(a));
+  if (namesItself) for (const url of urls) scan.downloads.add(url.slice(url.lastIndexOf('/') + 1));
+}
+
+export const NETWORK_SPECS: readonly CommandSpec[] = [
+  { names: ['curl', 'wget'], values: ['-o', '--output', '-O', '--output-document', '-H', '--header', '-d', '--data', '-X', '--request', '-u', '--user', '-A', '-e', '-T', '--upload-file', '-F', '--form'], check: download },
+  { names: ['nc', 'ncat', 'netcat'], rules: [{ option: /^(-[a-zA-Z]*[ec]|--exec|--sh-exec|--lua-exec)$/, reason: REASONS.remoteShell }] },
+  { names: ['socat'], check: (c, s) => (c.operands.some((a) => /^(exec|system):/i.test(a)) ? flag(s, REASONS.remoteShell) : undefined) },
+  { names: ['telnet', 'sftp', 'ftp', 'rclone', 'mail', 'sendmail', 'http', 'https', 'xh'] },
+];

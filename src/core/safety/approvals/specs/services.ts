@@ -1,0 +1,44 @@
+import { REASONS } from '../reasons.js';
+import { flag, type Scan } from '../scan.js';
+import type { Command, CommandSpec, Rule } from './spec.js';
+
+/** Services and the machine itself: shutdown and reboot are hardline; stopping or unloading a service asks. */
+export const SECURITY_SERVICE = /^(firewalld|ufw|apparmor|auditd|fail2ban|nftables|iptables|ip6tables|selinux|clamav[\w-]*|sshguard|crowdstrike[\w-]*|falcon-sensor|osqueryd|com\.apple\.alf|wazuh[\w-]*|sentinel[\w-]*)(\.service)?$/;
+
+const STOPS = 'stop|disable|mask|kill|isolate|unload|bootout|remove';
+
+function systemctl(command: Command, scan: Scan): void {
+  const [verb = '', ...units] = command.operands;
+  if (['poweroff', 'reboot', 'halt', 'kexec', 'soft-reboot'].includes(verb)) flag(scan, REASONS.shutdown);
+  if (STOPS.split('|').includes(verb)) {
+    flag(scan, REASONS.stopService);
+    if (units.some((u) => SECURITY_SERVICE.test(u))) flag(scan, REASONS.disableSecurity);
+  }
+}
+
+function service(command: Command, scan: Scan): void {
+  const [unit = '', verb = ''] = command.operands;
+  if (/^(stop|disable|remove|kill|uninstall)$/.test(verb)) {
+    flag(scan, REASONS.stopService);
+    if (SECURITY_SERVICE.test(unit)) flag(scan, REASONS.disableSecurity);
+  }
+}
+
+const shutdown = (_c: Command, s: Scan): void => flag(s, REASONS.shutdown);
+
+const LAUNCHCTL: readonly Rule[] = [{ sub: 'unload|bootout|remove|disable|kill|stop', reason: REASONS.stopService }];
+
+export const SERVICE_SPECS: readonly CommandSpec[] = [
+  { names: ['shutdown', 'reboot', 'halt', 'poweroff', 'telinit'], check: (c, s) => (c.options.some((o) => o === '-c' || o === '--help') ? undefined : shutdown(c, s)) },
+  { names: ['init'], check: (c, s) => (c.operands[0] === '0' || c.operands[0] === '6' ? shutdown(c, s) : undefined) },
+  { names: ['systemctl'], values: ['-H', '--host', '-M', '--machine', '-t', '--type', '--state', '-p', '--property', '-n', '--lines', '-o', '--output', '-s', '--signal', '--root'], check: systemctl },
+  { names: ['loginctl'], rules: [{ sub: 'poweroff|reboot|halt', reason: REASONS.shutdown }, { sub: 'terminate-session|terminate-user|kill-session|kill-user', reason: REASONS.killProcesses }] },
+  { names: ['service', 'rc-service'], check: service },
+  { names: ['launchctl'], rules: LAUNCHCTL },
+  { names: ['sv'], rules: [{ sub: 'stop|down|kill|exit|force-stop', reason: REASONS.stopService }] },
+  { names: ['update-rc.d'], rules: [{ sub: '* disable|remove', reason: REASONS.stopService }] },
+  { names: ['rc-update'], rules: [{ sub: 'del|delete', reason: REASONS.stopService }] },
+  { names: ['chkconfig'], rules: [{ sub: '* off', reason: REASONS.stopService }, { option: /^--del$/, reason: REASONS.stopService }] },
+  { names: ['brew'], rules: [{ sub: 'services stop|kill|cleanup', reason: REASONS.stopService }, { sub: 'uninstall|remove|rm|autoremove|untap|zap', reason: REASONS.packageRemove }] },
+  { names: ['pm2'], rules: [{ sub: 'kill', reason: REASONS.killProcesses }, { sub: 'delete|del', operand: /^all$/, reason: REASONS.stopService }] },
+];

@@ -1,0 +1,21 @@
+import { REASONS } from '../reasons.js';
+import { flag, type Scan } from '../scan.js';
+import { classifySelfCommand } from '../self-rules.js';
+import type { Command, CommandSpec } from './spec.js';
+
+/** Accounts, scheduled jobs, shell history, and Hearth changing itself. */
+function crontab(command: Command, scan: Scan): void {
+  // `-l` lists and `-e` edits interactively; `-r` removes, and a file, `-` or no argument at all replaces from input.
+  if (command.options.some((a) => /^-[a-z]*r/.test(a)) || !command.options.some((a) => /^-[a-z]*[le]/.test(a))) flag(scan, REASONS.crontab);
+}
+
+const self = (command: Command, scan: Scan): void => {
+  classifySelfCommand(command.name, command.operands, command.args, scan);
+};
+
+export const SYSTEM_SPECS: readonly CommandSpec[] = [
+  { names: ['useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'passwd', 'chpasswd', 'visudo', 'groupadd', 'groupdel', 'gpasswd', 'chsh', 'dscl', 'sysadminctl'], check: (_c, s) => flag(s, REASONS.accounts) },
+  { names: ['crontab'], values: ['-u'], check: crontab },
+  { names: ['history'], check: (c, s) => (c.options.some((a) => /^-[a-z]*[cd]/.test(a)) ? flag(s, REASONS.history) : undefined) },
+  { names: ['hearth', 'at', 'batch'], check: self },
+];

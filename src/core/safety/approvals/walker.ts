@@ -1,0 +1,340 @@
+import { classifyInvocation, isDownloader } from './commands.js';
+import { commandName, type Invocation, type Stdin } from './invocation.js';
+import { pureOutput, type PureOutput } from './pure-eval.js';
+import { REASONS } from './reasons.js';
+import { flag, UNKNOWN, type Scan } from './scan.js';
+import { withShellTree, type ShellNode } from './shell-parser.js';
+import { expandToString, expandWord, type Substitution, type WordContext } from './shell-words.js';
+import { checkReadSource, checkWriteTarget } from './write-targets.js';
+
+/**
+ * Walks every command a bash AST can run (lists, pipelines, if/while/until/for/case bodies, subshells, groups,
+ * functions and their calls, `$(…)`, backticks, process substitution, heredocs and here-strings feeding
+ * commands) and hands each one, expanded, to the command rules. A parse with errors is still walked, but it
+ * is unreadable (dangerous) unless the error is confined to data.
+ */
+const MAX_DEPTH = 6;
+/** `for x in …` bodies are walked once per value, up to this many. */
+const MAX_LOOP_VALUES = 8;
+
+/** What a statement leaves behind for whoever reads its output: the text (when pure) and where it came from. */
+interface Flow {
+  output: PureOutput | null;
+  downloaded: boolean;
+  decoded: boolean;
+  names: string[];
+}
+
+const NO_FLOW: Flow = { output: null, downloaded: false, decoded: false, names: [] };
+
+export function walkShell(text: string, scan: Scan): void {
+  if (scan.depth > MAX_DEPTH) {
+    // `eval eval eval … rm -rf /`: what cannot be read to the end is not called safe.
+    flag(scan, REASONS.unreadable);
+    return;
+  }
+  const functions = new Map(scan.functions);
+  withShellTree(text, (root) => {
+    if (root.hasError && !errorsConfinedToData(root)) flag(scan, REASONS.unreadable);
+    walk(root, scan, null);
+  });
+  // Function bodies point into the tree just freed.
+  scan.functions = functions;
+}
+
+function walk(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
+  const handler = STATEMENTS[node.type];
+  if (handler !== undefined) return handler(node, scan, stdin);
+  // Anything else (test expressions, arithmetic, case values…): only its substitutions run.
+  for (const inner of node.descendantsOfType(['command_substitution', 'process_substitution'])) if (inner !== null) substitute(inner, scan);
+  return NO_FLOW;
+}
+
+const children = (node: ShellNode): ShellNode[] => node.namedChildren.filter((c): c is ShellNode => c !== null && c.type !== 'comment');
+
+function walkAll(node: ShellNode, scan: Scan, stdin: Stdin | null = null): Flow {
+  let last = NO_FLOW;
+  for (const child of children(node)) last = walk(child, scan, stdin);
+  return last;
+}
+
+type Handler = (node: ShellNode, scan: Scan, stdin: Stdin | null) => Flow;
+
+const STATEMENTS: Readonly<Record<string, Handler>> = {
+  program: (n, s) => walkAll(n, s),
+  list: (n, s) => walkAll(n, s),
+  compound_statement: (n, s, stdin) => walkAll(n, s, stdin),
+  do_group: (n, s) => walkAll(n, s),
+  if_statement: (n, s) => walkAll(n, s),
+  elif_clause: (n, s) => walkAll(n, s),
+  else_clause: (n, s) => walkAll(n, s),
+  while_statement: (n, s) => walkAll(n, s),
+  case_statement: (n, s) => walkAll(n, s),
+  case_item: (n, s) => {
+    for (const child of children(n)) if (n.childForFieldName('value')?.id !== child.id) walk(child, s, null);
+    return NO_FLOW;
+  },
+  negated_command: (n, s, stdin) => walkAll(n, s, stdin),
+  ERROR: (n, s) => walkAll(n, s),
+  subshell: (n, s, stdin) => {
+    const cwd = s.paths.cwd;
+    const flow = walkAll(n, s, stdin);
+    s.paths.cwd = cwd;
+    return flow;
+  },
+  for_statement: walkFor,
+  c_style_for_statement: (n, s) => walkAll(n, s),
+  pipeline: walkPipeline,
+  redirected_statement: walkRedirected,
+  command: (n, s, stdin) => walkCommand(n, s, stdin, []),
+  variable_assignment: (n, s) => {
+    assign(n, s);
+    return NO_FLOW;
+  },
+  variable_assignments: (n, s) => walkAll(n, s),
+  declaration_command: walkDeclaration,
+  unset_command: (n, s) => {
+    for (const child of children(n)) {
+      if (child.text === 'HISTFILE') flag(s, REASONS.history);
+      s.vars.delete(child.text);
+    }
+    return NO_FLOW;
+  },
+  function_definition: (n, s) => {
+    const name = n.childForFieldName('name')?.text ?? '';
+    const body = n.childForFieldName('body');
+    if (body !== null) {
+      s.functions.set(name, body);
+      if (callsItselfInParallel(name, body)) flag(s, REASONS.forkBomb);
+    }
+    return NO_FLOW;
+  },
+  comment: () => NO_FLOW,
+};
+
+function walkFor(node: ShellNode, scan: Scan): Flow {
+  const variable = node.childForFieldName('variable')?.text;
+  const values = node.childrenForFieldName('value').filter((v): v is ShellNode => v !== null);
+  const body = node.childForFieldName('body');
+  const words = values.length === 0 ? (scan.positional ?? [UNKNOWN]) : values.flatMap((v) => expandWord(v, wordContext(scan)).fields);
+  if (body === null) return NO_FLOW;
+  for (const value of words.slice(0, MAX_LOOP_VALUES)) {
+    if (variable !== undefined) scan.vars.set(variable, value);
+    walk(body, scan, null);
+  }
+  return NO_FLOW;
+}
+
+function walkPipeline(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
+  let input = stdin;
+  let flow = NO_FLOW;
+  const upstream: string[] = [];
+  for (const stage of children(node)) {
+    flow = walk(stage, scan, input);
+    upstream.push(...flow.names);
+    input = { kind: 'pipe', text: flow.output?.text ?? null, downloaded: flow.downloaded, decoded: flow.decoded || flow.output?.decoded === true, upstream: [...upstream] };
+  }
+  return { ...flow, downloaded: input?.kind === 'pipe' && input.downloaded, decoded: input?.kind === 'pipe' && input.decoded };
+}
+
+/** `cmd > f`, `cmd <<EOF … EOF | sh`, `{ …; } > log`: the redirects apply to the body. */
+function walkRedirected(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
+  const body = node.childForFieldName('body');
+  const redirects = node.childrenForFieldName('redirect').filter((r): r is ShellNode => r !== null);
+  if (body === null) return walkAll(node, scan, stdin);
+  const flow = body.type === 'command' ? walkCommand(body, scan, stdin, redirects) : withRedirects(body, scan, stdin, redirects);
+  // `cat <<EOF | sh` / `cat <<EOF && x`: tree-sitter hangs what follows the heredoc start inside the redirect.
+  let input: Stdin = { kind: 'pipe', text: flow.output?.text ?? null, downloaded: flow.downloaded, decoded: flow.decoded, upstream: flow.names };
+  for (const redirect of redirects) {
+    if (redirect.type !== 'heredoc_redirect') continue;
+    for (const tail of children(redirect)) {
+      if (!['pipeline', 'command', 'list', 'redirected_statement', 'subshell', 'compound_statement'].includes(tail.type)) continue;
+      const piped = precededByPipe(redirect, tail);
+      const next = walk(tail, scan, piped ? input : null);
+      input = { kind: 'pipe', text: next.output?.text ?? null, downloaded: next.downloaded, decoded: next.decoded, upstream: next.names };
+    }
+  }
+  return flow;
+}
+
+function precededByPipe(parent: ShellNode, child: ShellNode): boolean {
+  if (child.type === 'pipeline') return true;
+  const previous = child.previousSibling;
+  return previous !== null && (previous.type === '|' || previous.type === '|&');
+}
+
+function withRedirects(body: ShellNode, scan: Scan, stdin: Stdin | null, redirects: ShellNode[]): Flow {
+  const redirected = readRedirects(redirects, scan);
+  return walk(body, scan, redirected.stdin ?? stdin);
+}
+
+interface Redirected {
+  stdin: Stdin | null;
+  /** Output goes to a file: nothing flows on to a pipe. */
+  toFile: boolean;
+}
+
+const OUTPUT_OPERATORS = /^(\d*>>?|&>>?|>\||\d*>&|&>)$/;
+
+function readRedirects(redirects: readonly ShellNode[], scan: Scan): Redirected {
+  let stdin: Stdin | null = null;
+  let toFile = false;
+  const ctx = wordContext(scan);
+  for (const redirect of redirects) {
+    if (redirect.type === 'heredoc_redirect') {
+      stdin = { kind: 'text', text: redirect.children.find((c) => c?.type === 'heredoc_body')?.text ?? '' };
+      for (const nested of children(redirect)) if (nested.type === 'file_redirect' || nested.type === 'herestring_redirect') stdin = readRedirects([nested], scan).stdin ?? stdin;
+      continue;
+    }
+    if (redirect.type === 'herestring_redirect') {
+      const word = children(redirect)[0];
+      stdin = { kind: 'text', text: word === undefined ? '' : `${expandToString(word, ctx).text}\n` };
+      continue;
+    }
+    const destination = redirect.childForFieldName('destination');
+    if (destination === null) continue;
+    const operator = redirect.children.find((c) => c !== null && /[<>]/.test(c.type))?.type ?? '>';
+    // `2>&1`, `>&2`: duplicating a descriptor, no file involved.
+    if (destination.type === 'number' && operator.includes('&')) continue;
+    const target = expandToString(destination, ctx).text;
+    if (operator.startsWith('<')) {
+      checkReadSource(target, scan);
+      stdin = { kind: 'pipe', text: null, downloaded: false, decoded: false, upstream: [] };
+    } else if (OUTPUT_OPERATORS.test(operator) || operator.includes('>')) {
+      checkWriteTarget(target, scan);
+      toFile ||= !/^(\d*>|&>)/.test(operator) || !target.startsWith('/dev/');
+    }
+  }
+  return { stdin, toFile };
+}
+
+function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedirects: ShellNode[]): Flow {
+  const ctx = wordContext(scan);
+  const assignments: ShellNode[] = [];
+  const redirects = [...outerRedirects];
+  let nameNode: ShellNode | null = null;
+  const argumentNodes: ShellNode[] = [];
+  for (const child of children(node)) {
+    if (child.type === 'variable_assignment') assignments.push(child);
+    else if (child.type.endsWith('_redirect')) redirects.push(child);
+    else if (child.type === 'command_name') nameNode = child;
+    else argumentNodes.push(child);
+  }
+  const redirected = readRedirects(redirects, scan);
+  const input = redirected.stdin ?? stdin;
+  if (nameNode === null) {
+    for (const a of assignments) assign(a, scan);
+    return NO_FLOW;
+  }
+  // `X=1 cmd`: the assignment is for that command's environment only, but its value still runs substitutions.
+  for (const a of assignments) assignmentValue(a, scan);
+  const name = expandWord(nameNode, ctx);
+  const args = argumentNodes.map((a) => expandWord(a, ctx));
+  const argv = [...name.fields, ...args.flatMap((a) => a.fields)];
+  const invocation: Invocation = {
+    argv,
+    source: node.text,
+    stdin: input,
+    decoded: name.decoded || args.some((a) => a.decoded),
+    downloaded: name.downloaded || args.some((a) => a.downloaded),
+    nameComputed: nameNode.text.includes('$') || nameNode.text.includes('`'),
+  };
+  const called = commandName(argv[0] ?? '');
+  const body = scan.functions.get(called);
+  if (body !== undefined) callFunction(called, body, argv.slice(1), scan);
+  else classifyInvocation(invocation, scan);
+  const output = redirected.toFile ? null : pureOutput(argv, input?.kind === 'text' ? input.text : input?.kind === 'pipe' ? input.text : null);
+  // Filters pass on what they read: `curl … | tee a.sh | sh` still runs the download.
+  const piped = input?.kind === 'pipe' && !redirected.toFile ? input : null;
+  return { output, downloaded: isDownloader(argv) || piped?.downloaded === true, decoded: invocation.decoded || piped?.decoded === true, names: [called] };
+}
+
+/** Functions being called per scan: a recursive call's body is being walked already. */
+const activeCalls = new WeakMap<Scan, Set<string>>();
+
+function callFunction(name: string, body: ShellNode, args: string[], scan: Scan): void {
+  const active = activeCalls.get(scan) ?? new Set<string>();
+  activeCalls.set(scan, active);
+  if (active.has(name)) return;
+  active.add(name);
+  const positional = scan.positional;
+  scan.positional = args;
+  scan.depth += 1;
+  try {
+    if (scan.depth > MAX_DEPTH) flag(scan, REASONS.unreadable);
+    else walk(body, scan, null);
+  } finally {
+    scan.depth -= 1;
+    scan.positional = positional;
+    active.delete(name);
+  }
+}
+
+/** `f() { f | f & }`: a function that starts copies of itself in parallel multiplies until the machine stops. */
+function callsItselfInParallel(name: string, body: ShellNode): boolean {
+  const calls = body.descendantsOfType('command').filter((c) => c !== null && c.childForFieldName('name')?.text === name);
+  return calls.some((call) => {
+    const parent = call?.parent;
+    if (parent?.type === 'pipeline') return true;
+    const next = call?.nextSibling;
+    return next?.type === '&';
+  });
+}
+
+function walkDeclaration(node: ShellNode, scan: Scan): Flow {
+  for (const child of children(node)) {
+    if (child.type === 'variable_assignment') assign(child, scan);
+    else if (child.type !== 'word' && child.type !== 'variable_name') walk(child, scan, null);
+  }
+  return NO_FLOW;
+}
+
+function assignmentValue(node: ShellNode, scan: Scan): string {
+  const value = node.childForFieldName('value');
+  if (value === null) return '';
+  if (value.type === 'array') return UNKNOWN;
+  return expandToString(value, wordContext(scan)).text;
+}
+
+function assign(node: ShellNode, scan: Scan): void {
+  const name = node.childForFieldName('name')?.text ?? '';
+  const appending = node.children.some((c) => c?.type === '+=');
+  const value = assignmentValue(node, scan);
+  scan.vars.set(name, appending ? (scan.vars.get(name) ?? UNKNOWN) + value : value);
+  if (name === 'HISTFILE' || ((name === 'HISTSIZE' || name === 'HISTFILESIZE') && value === '0')) flag(scan, REASONS.history);
+}
+
+function wordContext(scan: Scan): WordContext {
+  return { scan, substitute: (node) => substitute(node, scan) };
+}
+
+/** Classifies the commands inside `$(…)`, backticks or `<(…)`, and computes the output when it is pure. */
+function substitute(node: ShellNode, scan: Scan): Substitution {
+  const statements = children(node);
+  const cwd = scan.paths.cwd;
+  let flow = NO_FLOW;
+  for (const statement of statements) flow = walk(statement, scan, null);
+  scan.paths.cwd = cwd;
+  const known = statements.length === 1 && flow.output !== null && node.type === 'command_substitution';
+  return { text: known ? (flow.output?.text ?? '').replace(/\n+$/, '') : UNKNOWN, decoded: flow.decoded || flow.output?.decoded === true, downloaded: flow.downloaded };
+}
+
+/**
+ * A parse error is confined to data when it is an unclosed quote (the string is still read as an argument) or
+ * a heredoc that never ends (its command reads empty input); anything else makes the line unreadable.
+ */
+function errorsConfinedToData(root: ShellNode): boolean {
+  const problems: ShellNode[] = [];
+  const visit = (node: ShellNode): void => {
+    if (node.isError || node.isMissing) problems.push(node);
+    else for (const child of node.children) if (child !== null && (child.hasError || child.isMissing)) visit(child);
+  };
+  visit(root);
+  return problems.every((p) => {
+    if (p.isMissing) return ['string', 'raw_string', 'translated_string'].includes(p.parent?.type ?? '');
+    const inside = p.namedChildren.filter((c): c is ShellNode => c !== null);
+    return inside.length > 0 && inside.every((c) => DATA_ONLY.has(c.type)) && !/\$\(|`/.test(p.text);
+  });
+}
+
+const DATA_ONLY: ReadonlySet<string> = new Set(['heredoc_start', 'string_content', 'raw_string']);

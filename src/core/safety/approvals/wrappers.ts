@@ -1,0 +1,202 @@
+import { commandName } from './invocation.js';
+import { UNKNOWN } from './scan.js';
+
+/**
+ * Commands that run another command, as data: `sudo rm -rf /` is an `rm`. Each entry says which options take
+ * a value, how many positional words come before the inner command, which options carry the inner command as
+ * one shell string (`su -c`), and which options mean no command follows (`taskset -p`). An option the table
+ * does not know might take a value, so both readings are classified: an unknown position never hides a command.
+ */
+export interface WrapperSpec {
+  values?: readonly string[];
+  /** Options whose value is shell code (`su -c 'cmd'`, `flock -c`, `script -c`, `env -S`). */
+  code?: readonly string[];
+  /** Positional words the wrapper consumes before the command (`timeout 5 cmd`: 1). */
+  positional?: number;
+  /** With one of these options no command follows (`command -v x` looks x up, `taskset -p` takes a pid). */
+  noCommand?: readonly string[];
+  /** Runs the command as root (reason: sudo). */
+  root?: boolean;
+  /** The words that follow are joined into one shell string and run by a shell (`ssh host 'rm -rf ~'`, `watch`). */
+  joinsArgs?: boolean;
+  /** The command runs on another machine (ssh) or in a container. */
+  remote?: boolean;
+  /** `NAME=value` words are skipped (env, sudo). */
+  assignments?: boolean;
+  /** The wrapper is a subcommand of this word (`docker exec`, `poetry run`). */
+  sub?: string;
+  /** Appends its stdin's words as arguments (xargs). */
+  readsArgs?: boolean;
+  /** An option matching this runs the command later (`systemd-run --on-calendar`): a scheduled job. */
+  schedules?: RegExp;
+}
+
+const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
+  ['sudo', { values: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--chdir', '--host', '--prompt', '--role', '--type', '--close-from', '--other-user'], noCommand: ['-l', '-v', '-k', '-K', '-e', '--list', '--validate', '--edit'], root: true, assignments: true }],
+  ['doas', { values: ['-u', '-C'], root: true }],
+  ['pkexec', { values: ['--user'], root: true }],
+  ['su', { values: ['-s', '-g', '-G', '--shell', '--group', '--supp-group'], code: ['-c', '--command', '--session-command'], positional: Number.POSITIVE_INFINITY, root: true }],
+  ['runuser', { values: ['-u', '-g', '-G', '-s', '--user', '--group', '--shell'], code: ['-c', '--command', '--session-command'], root: true }],
+  ['env', { values: ['-u', '-C', '--unset', '--chdir'], code: ['-S', '--split-string'], assignments: true }],
+  ['nice', { values: ['-n', '--adjustment'] }],
+  ['ionice', { values: ['-c', '-n', '--class', '--classdata'], noCommand: ['-p', '-P', '-u', '--pid', '--pgid', '--uid'] }],
+  ['timeout', { values: ['-s', '-k', '--signal', '--kill-after'], positional: 1 }],
+  ['gtimeout', { values: ['-s', '-k', '--signal', '--kill-after'], positional: 1 }],
+  ['setsid', {}],
+  ['taskset', { positional: 1, noCommand: ['-p', '--pid'] }],
+  ['chrt', { values: ['-T', '-P', '-D', '--sched-runtime', '--sched-period', '--sched-deadline'], positional: 1, noCommand: ['-p', '--pid', '-m', '--max'] }],
+  ['flock', { values: ['-w', '-E', '--timeout', '--conflict-exit-code'], code: ['-c', '--command'], positional: 1 }],
+  ['watch', { values: ['-n', '--interval', '-q', '--equexit'], joinsArgs: true }],
+  ['unbuffer', {}],
+  ['stdbuf', { values: ['-i', '-o', '-e', '--input', '--output', '--error'] }],
+  ['nohup', {}],
+  ['strace', { values: ['-e', '-o', '-p', '-s', '-u', '-E', '-P', '-a', '-b', '-I', '-O', '-S', '-X'] }],
+  ['ltrace', { values: ['-e', '-o', '-p', '-s', '-u', '-n', '-a', '-A', '-D', '-F', '-l', '-x', '-w'] }],
+  ['nsenter', { values: ['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-r', '--root', '-w', '--wd'], root: true }],
+  ['unshare', { values: ['--map-user', '--map-group', '--propagation', '--setgroups', '-S', '--setuid', '-G', '--setgid', '-R', '--root', '-w', '--wd'] }],
+  ['chroot', { values: ['--userspec', '--groups'], positional: 1, root: true }],
+  ['systemd-run', { values: ['-p', '--property', '-u', '--unit', '--description', '-E', '--setenv', '--slice', '-M', '--machine', '-H', '--host', '--uid', '--gid', '--working-directory', '--nice', '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property'], schedules: /^--on-/ }],
+  ['busybox', {}],
+  ['toybox', {}],
+  ['xargs', { values: ['-n', '-I', '-P', '-d', '-L', '-a', '-s', '-E', '-e', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--max-lines', '--replace'], readsArgs: true }],
+  ['script', { values: ['-t', '-T', '-I', '-O', '-B', '-E', '--timing', '--log-in', '--log-out', '--log-io', '--echo'], code: ['-c', '--command'], noCommand: ['-V'] }],
+  ['time', { values: ['-f', '-o', '--format', '--output'] }],
+  ['command', { noCommand: ['-v', '-V'] }],
+  ['builtin', {}],
+  ['exec', { values: ['-a'] }],
+  ['firejail', {}],
+  ['proot', { values: ['-r', '-b', '-m', '-w', '-q', '-k', '--rootfs', '--bind', '--mount', '--cwd', '--qemu', '--kernel-release'] }],
+  ['caffeinate', { values: ['-t', '-w'] }],
+  ['entr', { code: ['-s'] }],
+  ['ssh', { values: ['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w', '-B'], positional: 1, joinsArgs: true, remote: true }],
+  ['docker', { sub: 'exec', values: ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys'], positional: 1, remote: true }],
+  ['podman', { sub: 'exec', values: ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys'], positional: 1, remote: true }],
+  ['kubectl', { sub: 'exec', values: ['-c', '--container', '-n', '--namespace', '--context', '-f', '--filename', '--pod-running-timeout'], positional: 1, remote: true }],
+  ['oc', { sub: 'exec', values: ['-c', '--container', '-n', '--namespace'], positional: 1, remote: true }],
+  ['npx', { values: ['-p', '--package'] }],
+  ['bunx', { values: ['-p', '--package'] }],
+  ['poetry', { sub: 'run' }],
+  ['pipenv', { sub: 'run' }],
+  ['uv', { sub: 'run', values: ['--with', '--python', '-p', '--project', '--directory', '--env-file'] }],
+  ['pdm', { sub: 'run' }],
+  ['bundle', { sub: 'exec' }],
+  ['conda', { sub: 'run', values: ['-n', '--name', '-p', '--prefix'] }],
+  ['mise', { sub: 'exec' }],
+  ['direnv', { sub: 'exec', positional: 1 }],
+  ['nix-shell', { code: ['--run', '--command'], values: ['-p', '--packages', '-I', '--arg', '--argstr', '-A'] }],
+  ['torsocks', {}],
+  ['proxychains', { values: ['-f'] }],
+  ['proxychains4', { values: ['-f'] }],
+  ['xvfb-run', { values: ['-n', '-s', '-f', '-e', '-p', '--server-num', '--server-args', '--auth-file', '--error-file'] }],
+  ['dbus-run-session', {}],
+]);
+
+/** One command the wrapper stack runs: its argv, and what the wrappers around it imply. */
+export interface Unwrapped {
+  argv: string[];
+  /** Shell code given as one string (`su -c '…'`, `ssh host '…'`), to be parsed and classified. */
+  code: string[];
+  wrappers: string[];
+  root: boolean;
+  remote: boolean;
+  scheduled: boolean;
+}
+
+/** Also gives the positions an unknown option could shift the command to, each read as its own candidate. */
+export function unwrap(argv: readonly string[], stdinWords: string[] | null): Unwrapped[] {
+  const results: Unwrapped[] = [];
+  unwrapInto([...argv], { argv: [], code: [], wrappers: [], root: false, remote: false, scheduled: false }, stdinWords, results, 0);
+  return results;
+}
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** Candidate readings per line; enough for a few unknown options in a stack of wrappers. */
+const MAX_CANDIDATES = 8;
+
+function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | null, results: Unwrapped[], guard: number): void {
+  if (results.length >= MAX_CANDIDATES) return;
+  let start = 0;
+  while (start < argv.length && ASSIGNMENT.test(argv[start] as string)) start += 1;
+  const name = commandName(argv[start] ?? '');
+  const spec = WRAPPERS.get(name);
+  const subAt = spec?.sub === undefined ? start : argv.indexOf(spec.sub, start + 1);
+  if (spec === undefined || guard > 16 || subAt === -1 || (spec.sub !== undefined && argv.slice(start + 1, subAt).some((w) => !w.startsWith('-')))) {
+    results.push({ ...outer, argv: argv.slice(start) });
+    return;
+  }
+  const here: Unwrapped = { ...outer, code: [...outer.code], wrappers: [...outer.wrappers, name], root: outer.root || spec.root === true, remote: outer.remote || spec.remote === true };
+  const values = new Set(spec.values ?? []);
+  const codeOptions = new Set(spec.code ?? []);
+  const alternatives: number[] = [];
+  let positional = spec.positional ?? 0;
+  let i = subAt + 1;
+  for (; i < argv.length; i += 1) {
+    const word = argv[i] as string;
+    if (word === '--') {
+      i += 1;
+      break;
+    }
+    if (word.startsWith('-') && word.length > 1 && !/^-\d+$/.test(word)) {
+      const [option = word, attached] = word.startsWith('--') ? word.split(/=(.*)/s) : [word];
+      if (spec.schedules?.test(option) === true) here.scheduled = true;
+      if (spec.noCommand?.includes(option) === true) {
+        if (here.code.length > 0 || here.root) results.push({ ...here, argv: [] });
+        return;
+      }
+      if (codeOptions.has(option)) {
+        here.code.push(attached ?? argv[i + 1] ?? '');
+        if (attached === undefined) i += 1;
+        continue;
+      }
+      const consumed = attached === undefined ? valueConsumed(option, values) : 0;
+      if (consumed === null) alternatives.push(i + 2);
+      i += consumed ?? 0;
+      continue;
+    }
+    if (/^-\d+$/.test(word) && name === 'nice') continue;
+    if (spec.assignments === true && ASSIGNMENT.test(word)) continue;
+    if (positional > 0) {
+      // `su root -c …`: su's user is optional and its command comes only through -c.
+      if (positional === Number.POSITIVE_INFINITY) continue;
+      positional -= 1;
+      continue;
+    }
+    break;
+  }
+  if (spec.positional === Number.POSITIVE_INFINITY) i = argv.length;
+  const readings = [i, ...alternatives.filter((a) => a !== i && a <= argv.length)];
+  for (const at of readings) {
+    let inner = argv.slice(at);
+    if (spec.joinsArgs === true && inner.length > 0) {
+      here.code.push(inner.join(' '));
+      inner = [];
+    }
+    if (spec.readsArgs === true) inner = withArguments(inner, stdinWords);
+    if (inner.length === 0) results.push({ ...here, argv: [] });
+    else unwrapInto(inner, { ...here, code: [...here.code] }, stdinWords, results, guard + 1);
+  }
+}
+
+/** Words an option consumes: 1 when it takes a value, 0 when not, null when the table does not know it. */
+function valueConsumed(option: string, values: ReadonlySet<string>): number | null {
+  if (values.has(option)) return 1;
+  if (option.startsWith('--')) return 0;
+  // `-iu root`: a cluster of short flags whose last letter takes the value.
+  for (let k = 1; k < option.length; k += 1) {
+    if (!values.has(`-${option[k] as string}`)) continue;
+    return k === option.length - 1 ? 1 : 0;
+  }
+  return option.length === 2 ? null : 0;
+}
+
+/** `… | xargs rm -rf`: the piped words become arguments; unknown input stays unknown, never empty. */
+function withArguments(template: string[], stdinWords: string[] | null): string[] {
+  const words = stdinWords ?? [UNKNOWN];
+  const base = template.length === 0 ? ['echo'] : template;
+  if (base.some((w) => w.includes('{}'))) return base.map((w) => w.replaceAll('{}', words[0] ?? UNKNOWN));
+  return [...base, ...words];
+}
+
+export function isWrapper(name: string): boolean {
+  return WRAPPERS.has(name);
+}

@@ -1,0 +1,62 @@
+import { homeRelative, isInsideWorkspace, isUnder, MAC_AND_WSL_DIRS, normalize, resolvePath } from './paths.js';
+import { REASONS } from './reasons.js';
+import { flag, type Scan } from './scan.js';
+import { checkSelfWrite } from './self-rules.js';
+
+/**
+ * Where a write lands: a redirect target, a `cp`/`tee`/`install -t` destination, `dd of=`. Disk devices are
+ * hardline, `/etc`-like system paths (Linux, macOS and Windows under WSL), `~/.ssh`, shell rc files and login
+ * agents need approval, Hearth's own settings are self-modification. Reading a private key puts it into the
+ * conversation, so that asks too.
+ */
+const RC_FILES = new Set(['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin', '.kshrc', '.cshrc', '.tcshrc', '.inputrc']);
+export const HISTORY_FILE = /(^|\/)\.(bash_|zsh_|sh_|python_|node_repl_|psql_|mysql_)?history$/;
+export const DISK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|r?disk\d|md\d|dm-\d|mapper\/|loop\d)/;
+/** Writes under these need approval; /tmp, /var/tmp and /dev/null-like devices do not. */
+const WRITE_PROTECTED = ['/etc', '/boot', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/opt', '/root', '/srv', '/sys', '/proc/sys', '/var', ...MAC_AND_WSL_DIRS.filter((d) => d !== '/Users' && d !== '/mnt/c/Users' && d !== '/Volumes' && d !== '/mnt/c')];
+const WRITABLE_UNDER_PROTECTED = ['/var/tmp', '/private/tmp', '/private/var/tmp', '/private/var/folders'];
+const HOME_SENSITIVE = /^~\/(\.ssh|\.gnupg|\.aws|\.kube|\.docker|\.config\/(autostart|systemd)|Library\/(LaunchAgents|LaunchDaemons))(\/|$)/;
+const HARMLESS_DEVICE = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/\d+)$/;
+const SECRET_FILE = /(^|\/)(\.ssh\/(id_[\w-]+|[\w-]+_key|[\w.-]+\.pem)|\.aws\/credentials|\.netrc|\.git-credentials|\.pgpass|\.docker\/config\.json|\.kube\/config|\.config\/gh\/hosts\.yml|\.gnupg\/[\w.-]+|\/etc\/g?shadow)$/;
+
+export function checkWriteTarget(target: string, scan: Scan): void {
+  const path = resolvePath(target, scan.paths) ?? normalize(target);
+  if (HARMLESS_DEVICE.test(path)) return;
+  scan.mutatesFiles = true;
+  if (DISK_DEVICE.test(path)) {
+    flag(scan, REASONS.rawDisk);
+    return;
+  }
+  if (path === '/proc/sysrq-trigger') {
+    flag(scan, REASONS.shutdown);
+    return;
+  }
+  if (/^\/dev\/(tcp|udp)\//.test(path)) {
+    flag(scan, REASONS.remoteShell);
+    return;
+  }
+  if (HISTORY_FILE.test(path)) {
+    flag(scan, REASONS.history);
+    return;
+  }
+  const inHome = homeRelative(target, scan.paths);
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const homeSensitive = inHome !== null && (HOME_SENSITIVE.test(inHome) || RC_FILES.has(inHome.slice(2)));
+  // `.bashrc` with no known directory could be the user's own: read it as in home.
+  const bareRcFile = RC_FILES.has(base) && !target.includes('/') && resolvePath(target, scan.paths) === null;
+  if (isUnder(path, WRITE_PROTECTED) && !isUnder(path, WRITABLE_UNDER_PROTECTED)) flag(scan, REASONS.sensitiveWrite);
+  else if (homeSensitive || bareRcFile || /(^|\/)\.ssh(\/|$)/.test(path)) flag(scan, REASONS.sensitiveWrite);
+  checkSelfWrite(target, scan);
+}
+
+/** Reading a private key or a credentials file puts it into the conversation (and the model provider's logs). */
+export function checkReadSource(source: string, scan: Scan): void {
+  const inHome = homeRelative(source, scan.paths);
+  const path = inHome ?? resolvePath(source, scan.paths) ?? normalize(source);
+  if (SECRET_FILE.test(path) && !path.endsWith('.pub')) flag(scan, REASONS.secretRead);
+}
+
+/** A write that a workspace checkpoint restores (so asking about it is not about irreversibility). */
+export function insideWorkspace(target: string, scan: Scan): boolean {
+  return !scan.remote && isInsideWorkspace(target, scan.paths);
+}
