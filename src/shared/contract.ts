@@ -177,7 +177,15 @@ export const StatusView = z.object({
 });
 
 /** A snapshot of the workspace taken before the agent changed files (`checkpoints.*`); 1 is the newest. */
-export const CheckpointView = z.object({ number: z.number().int(), reason: z.string(), time: z.number(), filesChanged: z.number().int() });
+export const CheckpointView = z.object({
+  number: z.number().int(),
+  /** The change it was taken before ("before write_file plan.md", "before rm -rf build"). */
+  reason: z.string(),
+  /** Later changes of the same turn it also holds the state before (one snapshot per turn). */
+  covers: z.array(z.string()),
+  time: z.number(),
+  filesChanged: z.number().int(),
+});
 
 /**
  * The questions a running turn waits on, held by the engine rather than by the page that first showed them, so

@@ -14,7 +14,13 @@ beforeAll(async () => {
   app = await startWebApp({
     script: (req: unknown) => {
       const messages = (req as { messages: { role: string }[] }).messages;
-      return messages.at(-1)?.role === 'tool' ? { text: 'Rewritten.' } : { toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content: 'the agent\'s plan\n' } }] };
+      if (messages.at(-1)?.role === 'tool') return { text: 'Rewritten.' };
+      return {
+        toolCalls: [
+          { name: 'write_file', arguments: { path: 'plan.md', content: 'the agent\'s plan\n' } },
+          { name: 'write_file', arguments: { path: 'todo.md', content: 'new list\n' } },
+        ],
+      };
     },
   });
   page = app.page;
@@ -37,12 +43,17 @@ describe('checkpoints in Settings', () => {
     await page.getByTestId('nav-settings').click();
     const checkpoint = page.locator('[data-testid="checkpoint"][data-number="1"]');
     await checkpoint.waitFor();
-    expect(await checkpoint.textContent()).toContain('before write_file plan.md');
+    // One snapshot per turn, labelled by everything it holds the state before (the two writes run in parallel, so
+    // either may be the one it was taken for).
+    const label = `${await checkpoint.getByTestId('checkpoint-reason').textContent()} ${await checkpoint.getByTestId('checkpoint-covers').textContent()}`;
+    expect(label).toContain('before write_file plan.md');
+    expect(label).toContain('before write_file todo.md');
+    expect(await page.getByTestId('safety-section').textContent()).toContain(app.workspace);
     await checkpoint.getByTestId('checkpoint-diff').click();
     const diff = page.getByTestId('checkpoint-diff-text');
     await diff.waitFor();
     expect(await diff.textContent()).toContain('-my own plan');
-    expect(await page.getByTestId('approval-log-entry').first().textContent()).toContain(plan);
+    expect((await page.getByTestId('approval-log-entry').allTextContents()).join('\n')).toContain(plan);
 
     await checkpoint.getByTestId('checkpoint-restore').click();
     await checkpoint.getByTestId('checkpoint-restore-confirm').click();

@@ -93,8 +93,14 @@ export async function rollbackSlashCommand(session: CheckpointSession, argument:
 
 export function formatCheckpointList(root: string, checkpoints: Checkpoint[]): string {
   if (checkpoints.length === 0) return `No checkpoints for ${root} yet: one is taken before the agent first changes a file there.\n`;
-  const rows = checkpoints.map((c) => `${String(c.number).padStart(3)}  ${c.time.toISOString().replace('T', ' ').slice(0, 19)}  ${`${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'}`.padEnd(10)}  ${c.reason}`);
-  return `Checkpoints of ${root} (1 = newest):\n${rows.join('\n')}\n`;
+  const rows = checkpoints.map((c) => `${String(c.number).padStart(3)}  ${c.time.toISOString().replace('T', ' ').slice(0, 19)}  ${`${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'}`.padEnd(10)}  ${checkpointLabel(c)}`);
+  // Each checkpoint holds all of `root` as it was before the changes its label names.
+  return `Checkpoints of ${root} (1 = newest; each holds the whole folder as it was before the changes named):\n${rows.join('\n')}\n`;
+}
+
+/** What a checkpoint holds the state before: the change it was taken for, and the later ones of that turn. */
+export function checkpointLabel(checkpoint: Pick<Checkpoint, 'reason' | 'covers'>): string {
+  return checkpoint.covers.length === 0 ? checkpoint.reason : `${checkpoint.reason}; also covers ${checkpoint.covers.join(', ')}`;
 }
 
 function formatPlan(root: string, n: number, plan: RollbackPlan): string {

@@ -24,7 +24,7 @@ export function safetyHandlers(ctx: AppContext): Pick<RouteHandlers, SafetyRoute
       return {
         project: project(),
         enabled: true,
-        checkpoints: checkpoints.map((c) => ({ number: c.number, reason: c.reason, time: c.time.getTime(), filesChanged: c.filesChanged })),
+        checkpoints: checkpoints.map((c) => ({ number: c.number, reason: c.reason, covers: c.covers, time: c.time.getTime(), filesChanged: c.filesChanged })),
       };
     },
     'checkpoints.diff': async ({ number }) => ({ diff: await store().diff(project(), number) }),

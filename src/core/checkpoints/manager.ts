@@ -44,10 +44,32 @@ export class CheckpointManager {
     const turn = this.turns.get(sessionId);
     if (turn === undefined) return this.store.snapshot(root, reason);
     const existing = turn.get(root);
-    if (existing !== undefined) return existing.then(() => null);
+    if (existing !== undefined) {
+      // The turn's snapshot holds the state before this change too: its label says so ("also covers …").
+      const covered = existing.then(async (checkpoint) => {
+        if (checkpoint === null) return { checkpoint, error: null };
+        try {
+          return { checkpoint: await this.store.cover(root, checkpoint, reason), error: null };
+        } catch (err) {
+          return { checkpoint, error: err };
+        }
+      });
+      turn.set(root, covered.then((result) => result.checkpoint));
+      return covered.then((result) => {
+        if (result.error !== null) throw new CheckpointLabelError(result.error);
+        return null;
+      });
+    }
     const taken = this.store.snapshot(root, reason);
     turn.set(root, taken);
     return taken;
+  }
+}
+
+/** The turn's checkpoint covers the change, but its label could not say so: a warning, not a missing checkpoint. */
+export class CheckpointLabelError extends Error {
+  constructor(readonly reason: unknown) {
+    super(`the checkpoint taken earlier in this turn covers it, but its label could not be updated: ${errorMessage(reason)}`);
   }
 }
 
@@ -84,7 +106,11 @@ export function createCheckpointHook(manager: CheckpointManager, options: Checkp
       } catch (err) {
         const message = errorMessage(err);
         if (!manager.firstReport(options.sessionId, root, message)) continue;
-        options.notify({ kind: 'notice', level: 'warning', message: `No checkpoint taken ${request.reason}: ${message} The change goes ahead without one.` });
+        options.notify({
+          kind: 'notice',
+          level: 'warning',
+          message: err instanceof CheckpointLabelError ? `Checkpoint ${request.reason}: ${message}.` : `No checkpoint taken ${request.reason}: ${message} The change goes ahead without one.`,
+        });
       }
     }
   };

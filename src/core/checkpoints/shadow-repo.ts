@@ -24,6 +24,8 @@ export interface StoredCheckpoint {
   time: number;
   reason: string;
   filesChanged: number;
+  /** Later changes of the same turn this snapshot also covers (one is taken per turn: the state before it). */
+  covers: string[];
 }
 
 export interface StagedState {
@@ -32,6 +34,7 @@ export interface StagedState {
 }
 
 const FILES_CHANGED = 'Hearth-Files-Changed';
+const COVERS = 'Hearth-Covers';
 
 function excludesPath(location: ShadowLocation): string {
   return join(location.gitDir, 'info', 'exclude');
@@ -103,17 +106,32 @@ export async function storedCheckpoints(location: ShadowLocation): Promise<Store
     .map((record) => {
       const [ref = '', commit = '', tree = '', time = '0', reason = '', body = ''] = record.split('\0');
       const changed = new RegExp(`^${FILES_CHANGED}: (\\d+)$`, 'm').exec(body);
-      return { ref, sequence: Number(ref.slice(REF_PREFIX.length)), commit, tree, time: Number(time), reason, filesChanged: Number(changed?.[1] ?? 0) };
+      const covers = [...body.matchAll(new RegExp(`^${COVERS}: (.*)$`, 'gm'))].map((m) => m[1] ?? '');
+      return { ref, sequence: Number(ref.slice(REF_PREFIX.length)), commit, tree, time: Number(time), reason, filesChanged: Number(changed?.[1] ?? 0), covers };
     });
 }
 
 /** Records a tree as a new checkpoint; the commit has no parent so dropping old checkpoints needs no history rewrite. */
 export async function commitCheckpoint(location: ShadowLocation, tree: string, reason: string, filesChanged: number, sequence: number, epochSeconds: number): Promise<string> {
-  const message = `${reason}\n\n${FILES_CHANGED}: ${filesChanged}\n`;
-  const commit = (await runGit(location, ['commit-tree', tree, '-F', '-'], { input: message, epochSeconds })).stdout.trim();
+  const commit = (await runGit(location, ['commit-tree', tree, '-F', '-'], { input: checkpointMessage(reason, filesChanged, []), epochSeconds })).stdout.trim();
   // The empty old value makes update-ref refuse to overwrite a ref another process created meanwhile.
   await runGit(location, ['update-ref', refName(sequence), commit, '']);
   return commit;
+}
+
+/**
+ * Relabels a checkpoint with what else it covers: the same tree and time under a new commit message, swapped in
+ * only if the ref still points at the old commit. Returns the new commit.
+ */
+export async function relabelCheckpoint(location: ShadowLocation, stored: StoredCheckpoint, covers: string[]): Promise<string> {
+  const message = checkpointMessage(stored.reason, stored.filesChanged, covers);
+  const commit = (await runGit(location, ['commit-tree', stored.tree, '-F', '-'], { input: message, epochSeconds: stored.time })).stdout.trim();
+  await runGit(location, ['update-ref', stored.ref, commit, stored.commit]);
+  return commit;
+}
+
+function checkpointMessage(reason: string, filesChanged: number, covers: string[]): string {
+  return `${reason}\n\n${FILES_CHANGED}: ${filesChanged}\n${covers.map((line) => `${COVERS}: ${line}\n`).join('')}`;
 }
 
 /** Deletes checkpoint refs, then the objects only they held (never packed, so a loose-object prune frees them). */

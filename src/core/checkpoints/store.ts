@@ -11,6 +11,7 @@ import {
   commitCheckpoint,
   dropCheckpoints,
   ensureShadowRepo,
+  relabelCheckpoint,
   stageCurrentFiles,
   storedCheckpoints,
   treeFileCount,
@@ -28,6 +29,8 @@ export interface Checkpoint {
   time: Date;
   /** Files that differ from the checkpoint before it (all files for the first one). */
   filesChanged: number;
+  /** Later changes of the same turn it also covers (its label: "before X; also covers Y, Z"). */
+  covers: string[];
 }
 
 /** What a rollback to a checkpoint does to the project's files (root-relative paths). */
@@ -54,6 +57,8 @@ export interface CheckpointStoreOptions {
 }
 
 const DAY_SECONDS = 86_400;
+/** Most later changes one checkpoint's label lists (a turn rewriting a hundred files needs no hundred-line label). */
+const MAX_COVERS = 20;
 
 /**
  * Checkpoints of projects in shadow git repositories (one per project root), never in the project's own `.git`.
@@ -71,6 +76,24 @@ export class CheckpointStore {
   /** Snapshots `root`; null when nothing changed since its newest checkpoint. Drops checkpoints past the limits. */
   snapshot(root: string, reason: string): Promise<Checkpoint | null> {
     return this.locked(root, (location) => this.snapshotUnlocked(location, reason));
+  }
+
+  /**
+   * Records that `checkpoint` also covers a later change (`reason`, e.g. "before rm -rf build"), so its label says
+   * everything it holds the state before. Returns it as relabelled (a new id); unchanged when it is gone (pruned).
+   */
+  cover(root: string, checkpoint: Checkpoint, reason: string): Promise<Checkpoint> {
+    return this.locked(root, async (location) => {
+      const all = await storedCheckpoints(location);
+      const index = all.findIndex((stored) => stored.commit === checkpoint.id);
+      const stored = all[index];
+      const line = oneLine(reason);
+      if (stored === undefined) return checkpoint;
+      if (stored.reason === line || stored.covers.includes(line) || stored.covers.length >= MAX_COVERS) return toCheckpoint(stored, index);
+      const covers = [...stored.covers, line];
+      const commit = await relabelCheckpoint(location, stored, covers);
+      return toCheckpoint({ ...stored, commit, covers }, index);
+    });
   }
 
   /** Newest first, numbered from 1. */
@@ -134,7 +157,7 @@ export class CheckpointStore {
     const summary = oneLine(reason);
     const commit = await commitCheckpoint(location, staged.tree, summary, filesChanged, (newest?.sequence ?? 0) + 1, epochSeconds);
     await this.prune(location, existing.filter((checkpoint) => checkpoint.ref !== protect), epochSeconds);
-    return { number: 1, id: commit, reason: summary, time: new Date(epochSeconds * 1000), filesChanged };
+    return { number: 1, id: commit, reason: summary, time: new Date(epochSeconds * 1000), filesChanged, covers: [] };
   }
 
   /** Keeps the new checkpoint plus at most max_count − 1 older ones, none older than max_age_days. */
@@ -185,7 +208,7 @@ function notFound(root: string, n: number, count: number): HearthError {
 }
 
 function toCheckpoint(stored: StoredCheckpoint, index: number): Checkpoint {
-  return { number: index + 1, id: stored.commit, reason: stored.reason, time: new Date(stored.time * 1000), filesChanged: stored.filesChanged };
+  return { number: index + 1, id: stored.commit, reason: stored.reason, time: new Date(stored.time * 1000), filesChanged: stored.filesChanged, covers: stored.covers };
 }
 
 function describeTarget(target: StoredCheckpoint & { number: number }): string {

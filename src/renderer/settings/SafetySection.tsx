@@ -53,7 +53,11 @@ export function SafetySection() {
         {checkpoints?.checkpoints.map((c) => (
           <li key={c.number} className="card" data-testid="checkpoint" data-number={c.number}>
             <div>
-              <strong>#{c.number}</strong> {c.reason} <span className="muted">· {new Date(c.time).toLocaleString()} · {t('safety.files', { count: c.filesChanged })}</span>
+              <strong>#{c.number}</strong> <span data-testid="checkpoint-reason">{c.reason}</span>
+              {c.covers.length > 0 && (
+                <span data-testid="checkpoint-covers"> {t('safety.covers', { changes: c.covers.join(', ') })}</span>
+              )}{' '}
+              <span className="muted">· {new Date(c.time).toLocaleString()} · {t('safety.files', { count: c.filesChanged })}</span>
             </div>
             <button type="button" data-testid="checkpoint-diff" onClick={() => void attempt(async () => setDiff({ number: c.number, text: (await api.invoke('checkpoints.diff', { number: c.number })).diff }))}>
               {t('safety.showChanges')}
