@@ -91,4 +91,20 @@ describe('ApprovalModal', () => {
       await eventually(() => expect(screen.queryByTestId('approval-modal')).toBeNull());
     }
   });
+
+  it('a timed-out request, kept to say so, does not hide a newer one that can still be answered', async () => {
+    // Catches the "Denied (timed out)" notice of an old request sitting in front of a live question until that too
+    // timed out unseen.
+    await setUp();
+    requestApproval('old', 60_000);
+    await screen.findByTestId('approval-modal');
+    server.emit({ channel: 'agent', sessionId: 's1', event: { type: 'approval_resolved', id: 'old', approved: false, reason: 'timeout' } });
+    await screen.findByTestId('approval-timed-out');
+    requestApproval('new', 60_000);
+    await eventually(() => expect(screen.getByTestId('approval-modal').dataset.approvalId).toBe('new'));
+    expect(screen.getByTestId('approval-once')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('approval-deny'));
+    await eventually(() => expect(screen.getByTestId('approval-modal').dataset.approvalId).toBe('old'));
+    expect(screen.getByTestId('approval-timed-out').textContent).toBe('Denied (timed out).');
+  });
 });

@@ -21,7 +21,8 @@ const TITLES = { command: 'approval.title', file_write: 'approval.titleFile', se
  */
 export function ApprovalModal() {
   const t = useT();
-  const approval = useChat((s) => s.approvals[0]);
+  // An open question first: one kept only to show that it timed out must not hide one that can still be answered.
+  const approval = useChat((s) => s.approvals.find((a) => !a.timedOut) ?? s.approvals[0]);
   const answer = useChat((s) => s.answerApproval);
   const dismiss = useChat((s) => s.dismissApproval);
   const error = useChat((s) => s.actionError);
