@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: running more files at once only makes the model tests starve.
     maxWorkers: 2,
+    // The injection scanner's learned weights are a build output; train them if this checkout has none.
+    globalSetup: ['test/global-setup-injection-model.ts'],
   },
 });

@@ -107,8 +107,8 @@ const documents: string[] = [];
 let size = 0;
 for (const pkg of readdirSync(join(REPO_ROOT, 'node_modules')).sort()) {
   const path = join(REPO_ROOT, 'node_modules', pkg, 'README.md');
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (stat === undefined || size > 3_000_000) continue;
+  const stat = pkg.startsWith('.') ? undefined : statSync(path, { throwIfNoEntry: false });
+  if (stat === undefined || !stat.isFile() || size > 3_000_000) continue;
   documents.push(readFileSync(path, 'utf8'));
   size += stat.size;
 }

@@ -29,8 +29,6 @@ const outArg = process.argv.indexOf('--out');
 const out = outArg >= 0 ? (process.argv[outArg + 1] as string) : defaultWeightsPath(REPO_ROOT);
 
 const view = (text: string): string => buildTextView(text, findInvisibleCharacters(text)).text;
-const EPOCHS = Number(process.env.EPOCHS ?? DEFAULT_TRAIN_OPTIONS.epochs);
-const LR = Number(process.env.LR ?? DEFAULT_TRAIN_OPTIONS.learningRate);
 
 const examples: TrainingExample[] = [];
 const groups: string[] = [];
@@ -104,7 +102,7 @@ for (const path of markdownFiles()) {
   for (const seg of segments(text)) add(rel, view(seg.text), 0, 'benign document segment');
 }
 
-const options = { ...DEFAULT_TRAIN_OPTIONS, epochs: EPOCHS, learningRate: LR, l2: Number(process.env.L2 ?? DEFAULT_TRAIN_OPTIONS.l2) };
+const options = DEFAULT_TRAIN_OPTIONS;
 const oof = outOfFoldScores(examples, groups, FOLDS, options);
 // Thresholds at the document level: a document is flagged when any of its segments is.
 const benignMax = new Map<string, number>();
@@ -128,7 +126,3 @@ console.log(
     .map(([k, v]) => `${v} ${k}`)
     .join(', ')}); ${excluded.size} test-split files left out; flagAt ${flagAt.toFixed(3)} greyAt ${greyAt.toFixed(3)}; out-of-fold attack recall at flagAt ${(recall * 100).toFixed(1)} %; wrote ${(bytes.length / 1024).toFixed(0)} KB to ${relative(REPO_ROOT, out)}`,
 );
-if (process.env.DIAG) {
-  const top = oof.map((s, i) => [s, i] as const).filter(([, i]) => examples[i]?.label === 0).sort((a, b) => b[0] - a[0]).slice(0, 25);
-  for (const [s, i] of top) console.log(s.toFixed(3), groups[i], JSON.stringify(examples[i]?.text.slice(0, 150)));
-}

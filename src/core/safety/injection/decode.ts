@@ -17,7 +17,7 @@ export interface DecodedPiece {
   index: number;
 }
 
-const WHOLE_TEXT_LIMIT = 8_000;
+const WHOLE_TEXT_LIMIT = 2_000;
 const MAX_PIECES = 50;
 
 interface Decoder {
@@ -53,8 +53,9 @@ function runs(text: string, pattern: RegExp, decode: (run: string) => string | n
   return out;
 }
 
-const BASE64_RUN = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/g;
-const HEX_RUN = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}[\s:]?){12,}(?![0-9a-fA-F])|(?:\\x[0-9a-fA-F]{2}){8,}/g;
+// No look-arounds: a greedy run already ends where the alphabet does, and these run over whole documents.
+const BASE64_RUN = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
+const HEX_RUN = /(?:[0-9a-fA-F]{2}){12,}|(?:[0-9a-fA-F]{2}[ :]){12,}|(?:\\x[0-9a-fA-F]{2}){8,}/g;
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2}[^\s%]{0,3}){6,}/g;
 const ENTITY_RUN = /(?:&#(?:x[0-9a-fA-F]{1,6}|\d{1,7});[^&\s]{0,2}){4,}/g;
 const NAMES_ROT13 = /\brot[\s-]?13\b/i;
@@ -76,8 +77,9 @@ const DECODERS: readonly Decoder[] = [
         BASE64_RUN,
         (run) => {
           // Hashes are base64-shaped too (and are hex's to decode); only a run that decodes to prose counts.
-          if (/^[0-9a-f]+$/i.test(run)) return null;
-          return asText(Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
+          if (/^[0-9a-f]+$/i.test(run) || !/[a-z]/.test(run) || !/[A-Z]/.test(run) || !/[0-9+/]/.test(run)) return null;
+          const standard = run.includes('-') || run.includes('_') ? run.replace(/-/g, '+').replace(/_/g, '/') : run;
+          return asText(Buffer.from(standard, 'base64'));
         },
         'base64',
       ),

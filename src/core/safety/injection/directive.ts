@@ -22,7 +22,12 @@ interface Compiled {
   lexicon: DirectiveLexicon;
   /** A cheap test for whether the text could hold one of the lexicon's verbs at all (its script). */
   prefilter: RegExp | null;
-  patterns: Array<{ regex: RegExp; shape: 'verb-object' | 'object-verb' }>;
+  /**
+   * `candidates` finds where the pattern's first part could start (a plain alternation, no Unicode mode,
+   * no look-behind: fast); `regex` (sticky) is tried only there. Running every language's full pattern
+   * over a whole document instead cost more than all other rules together.
+   */
+  patterns: Array<{ regex: RegExp; candidates: RegExp; shape: 'verb-object' | 'object-verb' }>;
   annulments: RegExp | null;
   strongVerbs: ReadonlySet<string>;
   strongObjects: ReadonlySet<string>;
@@ -31,6 +36,8 @@ interface Compiled {
   quantifiers: readonly string[];
   trailing: RegExp | null;
   defence: RegExp | null;
+  /** For Latin-script tables: the first word of each first part, so a table none of whose words occur is skipped. */
+  gate: { words: ReadonlySet<string>; stems: readonly string[] } | null;
 }
 
 const EDGE_BEFORE = String.raw`(?<![\p{L}\p{N}])`;
@@ -72,7 +79,15 @@ function containsAny(segment: string, words: readonly string[], spaced: boolean)
   return tokens.some((t) => inList(t, words)) || words.some((w) => w.includes(' ') && canonical(segment).includes(w));
 }
 
+/** The first part's words as a fast pre-scan: stems without their tail, spaces as any whitespace. */
+function candidatePattern(words: readonly string[]): RegExp {
+  const plain = [...new Set(words.map((w) => (w.endsWith('*') ? w.slice(0, -1) : w)))].sort((a, b) => b.length - a.length);
+  return new RegExp(plain.map((w) => escape(w).replace(/ +/g, String.raw`\s+`)).join('|'), 'gi');
+}
+
 function compile(lexicon: DirectiveLexicon): Compiled {
+  const verbList = [...lexicon.verbs, ...(lexicon.weakVerbs ?? [])];
+  const objectList = [...lexicon.objects, ...lexicon.weakObjects];
   const verbs = alternatives([...lexicon.verbs, ...(lexicon.weakVerbs ?? [])]);
   const objects = alternatives([...lexicon.objects, ...lexicon.weakObjects]);
   const qualifiers = lexicon.qualifiers;
@@ -84,11 +99,11 @@ function compile(lexicon: DirectiveLexicon): Compiled {
   const wantVO = lexicon.order !== 'object-verb';
   const wantOV = lexicon.order !== 'verb-object';
   if (spaced) {
-    if (wantVO) patterns.push({ shape: 'verb-object', regex: new RegExp(String.raw`${EDGE_BEFORE}(${verbs})((?:\s+(?:${between})){0,6})\s+(${objects})${EDGE_AFTER}`, 'giu') });
-    if (wantOV) patterns.push({ shape: 'object-verb', regex: new RegExp(String.raw`${EDGE_BEFORE}(${objects})((?:\s+(?:${between})){0,4})\s+(${verbs})`, 'giu') });
+    if (wantVO) patterns.push({ shape: 'verb-object', candidates: candidatePattern(verbList), regex: new RegExp(String.raw`${EDGE_BEFORE}(${verbs})((?:\s+(?:${between})){0,6})\s+(${objects})${EDGE_AFTER}`, 'iuy') });
+    if (wantOV) patterns.push({ shape: 'object-verb', candidates: candidatePattern(objectList), regex: new RegExp(String.raw`${EDGE_BEFORE}(${objects})((?:\s+(?:${between})){0,4})\s+(${verbs})`, 'iuy') });
   } else {
-    if (wantVO) patterns.push({ shape: 'verb-object', regex: new RegExp(String.raw`(${verbs})(${UNSPACED_GAP})(${objects})`, 'giu') });
-    if (wantOV) patterns.push({ shape: 'object-verb', regex: new RegExp(String.raw`(${objects})(${UNSPACED_GAP})(${verbs})`, 'giu') });
+    if (wantVO) patterns.push({ shape: 'verb-object', candidates: candidatePattern(verbList), regex: new RegExp(String.raw`(${verbs})(${UNSPACED_GAP})(${objects})`, 'iuy') });
+    if (wantOV) patterns.push({ shape: 'object-verb', candidates: candidatePattern(objectList), regex: new RegExp(String.raw`(${objects})(${UNSPACED_GAP})(${verbs})`, 'iuy') });
   }
   const firstChars = new Set([...lexicon.verbs, ...(lexicon.weakVerbs ?? []), ...lexicon.objects, ...lexicon.weakObjects].map((w) => w[0] as string));
   const latinOnly = [...firstChars].every((c) => /[a-z]/.test(c));
@@ -104,11 +119,78 @@ function compile(lexicon: DirectiveLexicon): Compiled {
     possessives,
     quantifiers,
     trailing: lexicon.trailing && lexicon.trailing.length > 0 ? new RegExp(String.raw`^\s*(?:${alternatives(lexicon.trailing)})${EDGE_AFTER}`, 'iu') : null,
+    gate: latinOnly ? gateOf(lexicon.order === 'object-verb' ? objectList : lexicon.order === 'verb-object' ? verbList : [...verbList, ...objectList]) : null,
     defence: lexicon.notFollowedBy && lexicon.notFollowedBy.length > 0 ? new RegExp(String.raw`^\s*(?:${alternatives(lexicon.notFollowedBy)})${EDGE_AFTER}`, 'iu') : null,
   };
 }
 
+function gateOf(entries: readonly string[]): Compiled['gate'] {
+  const firsts = entries.map((e) => (e.split(' ')[0] as string).toLowerCase());
+  return { words: new Set(firsts.filter((w) => !w.endsWith('*'))), stems: firsts.filter((w) => w.endsWith('*')).map((w) => w.slice(0, -1)) };
+}
+
 const COMPILED: readonly Compiled[] = LEXICONS.map(compile);
+interface PatternRef {
+  compiled: Compiled;
+  pattern: Compiled['patterns'][number];
+}
+
+/**
+ * One candidate scan for every Latin-script table at once: the union of their first words, each match
+ * dispatched to the tables that have a word the matched text starts with. Scanning each table's words
+ * separately cost a pass over the document per language.
+ */
+const LATIN_FIRST_WORDS = new Map<string, PatternRef[]>();
+const LATIN_STEMS: Array<[string, PatternRef]> = [];
+for (const compiled of COMPILED) {
+  if (compiled.gate === null) continue;
+  for (const pattern of compiled.patterns) {
+    const list = pattern.shape === 'verb-object' ? [...compiled.lexicon.verbs, ...(compiled.lexicon.weakVerbs ?? [])] : [...compiled.lexicon.objects, ...compiled.lexicon.weakObjects];
+    for (const word of list) {
+      const first = (word.split(' ')[0] as string).toLowerCase();
+      if (first.endsWith('*')) LATIN_STEMS.push([first.slice(0, -1), { compiled, pattern }]);
+      else LATIN_FIRST_WORDS.set(first, [...(LATIN_FIRST_WORDS.get(first) ?? []), { compiled, pattern }]);
+    }
+  }
+}
+const LATIN_CANDIDATES = new RegExp(
+  [...new Set([...LATIN_FIRST_WORDS.keys(), ...LATIN_STEMS.map(([stem]) => stem)])]
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join('|'),
+  'gi',
+);
+const MAX_WORD = 40;
+const FIRST_WORD_LENGTHS = [...new Set([...LATIN_FIRST_WORDS.keys()].map((w) => w.length))].sort((a, b) => a - b);
+
+function isLetter(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 0xc0 && code <= 0x24f) || (code >= 0x1e00 && code <= 0x1eff);
+}
+
+function latinCandidates(text: string): Map<PatternRef, number[]> {
+  const found = new Map<PatternRef, number[]>();
+  const add = (ref: PatternRef, at: number) => {
+    const list = found.get(ref);
+    if (list === undefined) found.set(ref, [at]);
+    else if (list[list.length - 1] !== at) list.push(at);
+  };
+  LATIN_CANDIDATES.lastIndex = 0;
+  for (let tried = 0; tried < MAX_CANDIDATES; tried++) {
+    const m = LATIN_CANDIDATES.exec(text);
+    if (m === null) break;
+    const at = m.index;
+    LATIN_CANDIDATES.lastIndex = at + 1;
+    // Inside a word ("re|move"): the sticky pattern's look-behind would refuse it anyway.
+    if (at > 0 && isLetter(text.charCodeAt(at - 1))) continue;
+    const word = text.slice(at, at + MAX_WORD).toLowerCase();
+    for (const len of FIRST_WORD_LENGTHS) {
+      if (len > word.length) break;
+      for (const ref of LATIN_FIRST_WORDS.get(word.slice(0, len)) ?? []) add(ref, at);
+    }
+    for (const [stem, ref] of LATIN_STEMS) if (word.startsWith(stem)) add(ref, at);
+  }
+  return found;
+}
 
 /** How much qualification a verb-object pair needs, by how strong each side is. */
 function qualifies(c: Compiled, verb: string, object: string, context: string, after: string): boolean {
@@ -123,40 +205,48 @@ function qualifies(c: Compiled, verb: string, object: string, context: string, a
 }
 
 const MAX_PER_PATTERN = 200;
+/** Past this many places a verb could start, the rest of a huge document is not tried (each try is cheap; this bounds the worst case). */
+const MAX_CANDIDATES = 20_000;
 
-/** Every directive in `text` (already lowercased or not: patterns are case-insensitive), first per language. */
-export function findDirectives(text: string): DirectiveMatch[] {
-  const found: DirectiveMatch[] = [];
-  for (const c of COMPILED) {
-    if (c.prefilter !== null && !c.prefilter.test(text)) continue;
-    const match = firstDirective(c, text);
-    if (match !== null) found.push(match);
-  }
-  return found;
-}
-
-/** All directive spans for one language, in order; callers pick the first that is not a quotation. */
+/** Every directive span in `text`, in order of position; callers pick the first per language that is not a quotation. */
 export function directiveSpans(text: string): DirectiveMatch[] {
   const out: DirectiveMatch[] = [];
+  const latin = latinCandidates(text);
   for (const c of COMPILED) {
     if (c.prefilter !== null && !c.prefilter.test(text)) continue;
-    for (const span of spans(c, text)) out.push(span);
+    for (const span of spans(c, text, c.gate === null ? null : latin)) out.push(span);
   }
   return out.sort((a, b) => a.index - b.index);
 }
 
-function firstDirective(c: Compiled, text: string): DirectiveMatch | null {
-  for (const span of spans(c, text)) return span;
-  return null;
+/** Where `pattern` could start: from the shared Latin scan, or the pattern's own candidate scan. */
+function startsOf(c: Compiled, pattern: Compiled['patterns'][number], text: string, latin: Map<PatternRef, number[]> | null): number[] {
+  if (latin !== null) {
+    for (const [ref, at] of latin) if (ref.compiled === c && ref.pattern === pattern) return at;
+    return [];
+  }
+  const out: number[] = [];
+  pattern.candidates.lastIndex = 0;
+  for (let tried = 0; tried < MAX_CANDIDATES; tried++) {
+    const m = pattern.candidates.exec(text);
+    if (m === null) break;
+    out.push(m.index);
+    pattern.candidates.lastIndex = m.index + 1;
+  }
+  return out;
 }
 
-function* spans(c: Compiled, text: string): Generator<DirectiveMatch> {
+function* spans(c: Compiled, text: string, latin: Map<PatternRef, number[]> | null): Generator<DirectiveMatch> {
   const base = { lang: c.lexicon.lang, language: c.lexicon.name };
-  for (const { regex, shape } of c.patterns) {
-    regex.lastIndex = 0;
-    for (let n = 0; n < MAX_PER_PATTERN; n++) {
+  for (const pattern of c.patterns) {
+    const { regex, shape } = pattern;
+    let n = 0;
+    for (const start of startsOf(c, pattern, text, latin)) {
+      if (n >= MAX_PER_PATTERN) break;
+      regex.lastIndex = start;
       const m = regex.exec(text);
-      if (m === null) break;
+      if (m === null) continue;
+      n++;
       const [whole, first = '', gap = '', last = ''] = m;
       const verb = shape === 'verb-object' ? first : last;
       const object = shape === 'verb-object' ? last : first;
@@ -165,8 +255,6 @@ function* spans(c: Compiled, text: string): Generator<DirectiveMatch> {
       const after = shape === 'verb-object' ? text.slice(end, end + 40) : text.slice(m.index + first.length, m.index + first.length + 40);
       const defended = shape === 'verb-object' && c.defence !== null && c.defence.test(after);
       if (!defended && qualifies(c, verb, object, `${before} ${gap}`, after)) yield { ...base, index: m.index, length: whole.length, annulment: false };
-      // Overlapping candidates: resume right after the verb, so "skip the tests and ignore your rules" is seen.
-      regex.lastIndex = m.index + Math.max(1, first.length);
     }
   }
   if (c.annulments !== null) {

@@ -46,7 +46,27 @@ const FLAG_DOC = /(?:(?:^|\s)-{1,2}[\w-]+[\x60'"]?|\b(?:flag|option|setting|vari
 /** A table row or a third-person subject: the text describes what a setting does ("`off`: they run without asking"). */
 const DESCRIBED = /^\s*\||\b(?:they|it|which|that|commands|tools|actions|jobs|scripts|this)\s+(?:will\s+|can\s+|may\s+)?$/i;
 
-export const INTENT_RULES: readonly TextRule[] = [
+/**
+ * The literal each rule needs before it runs (TextRule.requires): most documents hold none of these words,
+ * and the rules that open with a large word class are the scan's slowest.
+ */
+const REQUIRES: Readonly<Record<string, RegExp>> = {
+  persistence_order: /cron|rc\b|profile|authorized_keys|launch|plist|systemd|\.service|startup|login item|scheduled task|hook|sshd_config/i,
+  persistence_command: /crontab|bashrc|zshrc|profile|rc\.local|launchctl|systemctl/i,
+  memory_poisoning: /from now|from this point|from here on|henceforth|going forward|future|permanently|rest of|remember|note that|keep in mind|store |save |memori|memory/i,
+  memory_user_wants: /remember|note that|keep in mind|store |save |memori|memory|authori[sz]ed|approved|allowed/i,
+  persona_mode: /mode|anti-dan/i,
+  approvals_off: /approv|yolo|auto|mode|dangerous/i,
+  run_without_asking: /without|never|do not|don'?t|no need/i,
+  extract_verbatim: /verbatim|word for word|word-for-word|exactly as|in full|unchanged|character for|code block|starting with|from the beginning|line by line/i,
+  persona_no_limits: /\bno |without|unrestrict|unfilter|uncensor|unalign|jailbr|unbound|unshackl|amoral|free (?:from|of)|liberat/i,
+  fake_turn_marker: /end of|begin |turn|new (?:system )?(?:session|conversation)/i,
+  new_task_header: /new|updated|real|actual|true|hidden|secret|override|revised|corrected|priority|urgent|instead/i,
+  send_secrets_to_destination: /\b(?:to|at|into|onto|via|through)\s/i,
+  disable_safeguards: /approv|confirm|permission|sandbox|safe|secur|guard|review|human|filter|moderat|warning|allowlist|denylist|scanner/i,
+};
+
+const RULES: readonly TextRule[] = [
   // ── System-prompt extraction ──────────────────────────────────────────────────────────────────
   rule('extract_system_prompt', 'prompt_leak', 'high', 'asks the model to reveal its system prompt or hidden instructions', `${shape(3, REVEAL, OWNER, PROMPT_OBJECT)}|\\b${any(REVEAL)}${gap(3)}${any(ABOVE)}`),
   rule('extract_verbatim', 'prompt_leak', 'high', 'asks the model to repeat its instructions verbatim', `${shape(4, REVEAL, PROMPT_OBJECT, VERBATIM)}`),
@@ -76,3 +96,8 @@ export const INTENT_RULES: readonly TextRule[] = [
   rule('assistant_turn_agrees', 'role_hijack', 'high', 'writes an assistant turn that agrees to drop its rules', String.raw`(?:^|\n)\s*(?:\*\*)?(?:assistant|ai|model|chatgpt|claude|gpt)(?:\*\*)?\s*:\s*(?:sure|ok(?:ay)?|certainly|of\s+course|understood|absolutely|yes)[^\n]{0,100}?\b(?:ignor|no\s+longer|without\s+(?:any\s+)?(?:restrictions|rules|filters)|as\s+DAN|developer\s+mode|here\s+(?:is|are)\s+(?:my|the)\s+(?:system\s+prompt|instructions|api\s+key|secrets?))`),
   rule('new_task_header', 'instruction_override', 'high', 'announces a replacement task or instructions', String.raw`(?:^|\n)\s*(?:#{1,6}\s*|\*\*|\[)?(?:new|updated|real|actual|true|hidden|secret|override|revised|corrected|priority|urgent)\s+(?:system\s+)?(?:instructions?|prompt|directives?|task|orders|objective|mission)\s*(?:\*\*|\])?\s*[:\-–—]|\byour\s+(?:new|real|actual|true)\s+(?:task|instructions?|objective|goal|purpose|mission|job)\s+(?:is|are)\b|\binstead(?:,)?\s+(?:of\s+(?:that|what\s+you\s+were\s+(?:told|asked)),?\s+)?(?:you\s+(?:must|will|should)\s+)?(?:now\s+)?(?:do|follow|obey|execute)\s+(?:the\s+following|these|my|this)\b`),
 ];
+
+export const INTENT_RULES: readonly TextRule[] = RULES.map((r) => {
+  const requires = REQUIRES[r.id];
+  return requires === undefined ? r : { ...r, requires };
+});

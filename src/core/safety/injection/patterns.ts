@@ -55,6 +55,11 @@ export interface TextRule {
    * "use -y to skip the confirmation prompt" documents a flag.
    */
   unlessBefore?: RegExp;
+  /**
+   * A cheap literal test the text must pass before the rule runs: rules that open with a large word
+   * class cannot be sped up by the regex engine, and most documents hold none of the words they need.
+   */
+  requires?: RegExp;
 }
 
 /** Names of secrets as they appear in variable names: `$GITHUB_TOKEN`, `${AWS_SECRET_ACCESS_KEY}`. */
@@ -101,7 +106,7 @@ const SAFETY_RULES: readonly TextRule[] = [
   ),
 ];
 
-export const TEXT_RULES: readonly TextRule[] = [
+const COMMAND_AND_TOKEN_RULES: readonly TextRule[] = [
   // Instruction overrides are directive.ts (verb × object, per language); intents.ts holds the other
   // sentence-shaped classes. What stays here are tokens, commands and line shapes.
   // ── Role hijacks ─────────────────────────────────────────────────────────────────────────────────
@@ -192,3 +197,16 @@ export const TEXT_RULES: readonly TextRule[] = [
   ),
   ...SAFETY_RULES,
 ];
+
+/** Literals a rule needs before it runs (see TextRule.requires). */
+const REQUIRES: Readonly<Record<string, RegExp>> = {
+  environment_to_network: /(?:env|set|-p)\s*\|/,
+  spoofed_role_line: /:/,
+  system_prompt_header: /system|developer/i,
+  conceal_from_user: /user|human|operator|owner/i,
+};
+
+export const TEXT_RULES: readonly TextRule[] = COMMAND_AND_TOKEN_RULES.map((r) => {
+  const requires = REQUIRES[r.id];
+  return requires === undefined ? r : { ...r, requires };
+});

@@ -192,6 +192,7 @@ function withRegion(finding: InjectionFinding, region: HiddenRegion | undefined)
 
 /** The first match that is an order rather than a quotation of one (see mention.ts). */
 function firstOrder(rule: TextRule, text: string): RegExpExecArray | null {
+  if (rule.requires !== undefined && !rule.requires.test(text)) return null;
   if (!PHRASING_CATEGORIES.has(rule.category) && rule.unlessBefore === undefined) return rule.pattern.exec(text);
   const pattern = GLOBAL_PATTERNS.get(rule.id) as RegExp;
   pattern.lastIndex = 0;
