@@ -143,4 +143,20 @@ describe('approvals.pending: open questions belong to the engine', () => {
     expect(reopened.messages.find((m) => m.role === 'tool')?.outcome).toEqual({ status: 'done' });
     expect((await safe.app.service.handlers['approvals.pending']({})).approvals).toEqual([]);
   });
+
+  // Catches an interrupt that leaves the question open on other surfaces (an answer would then apply to nothing),
+  // and an interrupted call stored as failed or done instead of cancelled.
+  it('an interrupt while waiting withdraws the question everywhere and stores the call as cancelled', async () => {
+    const victim = victimOutside();
+    const { app, sessionId, ended } = await turnAsking(`rm -rf ${victim}`);
+    const { request } = await firstPending(app);
+    await expect(app.service.handlers['chat.interrupt']({ sessionId })).resolves.toEqual({ interrupted: true });
+    await ended;
+    expect(agentEvents(app.events, 'approval_resolved')).toMatchObject([{ id: request.id, approved: false }]);
+    expect((await app.service.handlers['approvals.pending']({})).approvals).toEqual([]);
+    await expect(app.service.handlers['approvals.answer']({ id: request.id, choice: 'once' })).resolves.toEqual({ accepted: false });
+    expect(existsSync(victim)).toBe(true);
+    const opened = await app.service.handlers['sessions.open']({ sessionId });
+    expect(opened.messages.find((m) => m.role === 'tool')?.outcome).toMatchObject({ status: 'cancelled' });
+  });
 });

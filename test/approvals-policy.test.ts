@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalDecision, ApprovalRequest } from '../src/core/safety/approvals/broker.js';
 import { REASONS } from '../src/core/safety/approvals/detector.js';
-import { ApprovalPolicyBroker, type ApprovalRecord } from '../src/core/safety/approvals/policy.js';
+import { ApprovalPolicyBroker, type ApprovalRecord, type AskedApproval, type ToolCheckOptions } from '../src/core/safety/approvals/policy.js';
 
 const never = new AbortController().signal;
 const DANGEROUS = 'rm -rf build';
@@ -144,5 +144,26 @@ describe('sandboxed backend', () => {
     const signal = new AbortController().signal;
     await expect(broker.check('s1', 'curl https://example.com/install.sh | sh', signal)).resolves.toMatchObject({ approved: true, reason: 'sandboxed' });
     await expect(broker.check('s1', 'rm -rf /', signal)).resolves.toMatchObject({ approved: false, reason: 'hardline' });
+  });
+
+  // Catches the detector's "a checkpoint cannot undo this" lost between the classification and the question the
+  // user sees, or the question not tied to the tool call (and working directory) that asked it.
+  it('carries irreversible, the asking call and its cwd into the question; absent when the classification has none', async () => {
+    const asked: AskedApproval[] = [];
+    let irreversible: boolean | undefined = true;
+    const broker = new ApprovalPolicyBroker({
+      classify: () => ({ verdict: 'dangerous', reasons: [REASONS.recursiveDelete], ...(irreversible === undefined ? {} : { irreversible }) }),
+    });
+    broker.setPromptHandler(async (request) => {
+      asked.push(request);
+      return 'deny';
+    });
+    const checked: ToolCheckOptions = { cwd: '/work/ws', callId: 'call-7' };
+    await broker.check('s1', 'rm -rf /srv/data', never, checked);
+    irreversible = undefined;
+    await broker.check('s1', 'rm -rf build', never);
+    expect(asked[0]).toMatchObject({ irreversible: true, callId: 'call-7', cwd: '/work/ws', command: 'rm -rf /srv/data' });
+    expect(asked[1]).not.toHaveProperty('irreversible');
+    expect(asked[1]).not.toHaveProperty('callId');
   });
 });
