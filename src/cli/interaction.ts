@@ -9,8 +9,9 @@ import type { AgentEvent, ApprovalRequestEvent } from '../shared/events.js';
 const APPROVAL_SUBJECTS = { command: '', file_write: 'write the file ', self_modification: 'change Hearth itself: ' } as const;
 
 export interface QuestionAnswerer {
-  answerApproval(id: string, decision: ApprovalDecision): void;
-  answerClarify(id: string, text: string): void;
+  /** False when the question is no longer open (it timed out or was withdrawn first). */
+  answerApproval(id: string, decision: ApprovalDecision): boolean;
+  answerClarify(id: string, text: string): boolean;
 }
 
 type OpenQuestion =
@@ -61,13 +62,14 @@ export class PendingQuestions {
         return true;
       }
       this.open.shift();
-      this.host.answerApproval(question.id, decision);
+      // The engine holds the question: an answer that arrives after it closed is refused, and the user is told.
+      if (!this.host.answerApproval(question.id, decision)) this.write('  (too late: that approval is no longer open, so it was not applied)\n');
       return true;
     }
     this.open.shift();
     const index = Number.parseInt(text, 10);
     const chosen = String(index) === text ? question.choices[index - 1] : undefined;
-    this.host.answerClarify(question.id, chosen ?? text);
+    if (!this.host.answerClarify(question.id, chosen ?? text)) this.write('  (too late: that question is no longer open)\n');
     return true;
   }
 }
