@@ -182,6 +182,12 @@ describe('chat state machine', () => {
       { type: 'tool_end', callId: 'c2', name: 'terminal', content: 'boom', isError: true, durationMs: 1 },
     ]);
     expect(toolCardState(legacy.items[1] as Extract<ChatItem, { kind: 'tool' }>, [])).toBe('failed');
+    // The clarify tool's own card waits while its question is open.
+    const asking = run(started(), [
+      { type: 'tool_start', callId: 'q', name: 'clarify', args: {} },
+      { type: 'clarify_request', id: 'q1', question: 'Which?', choices: [] },
+    ]);
+    expect(toolCardState(asking.items[1] as Extract<ChatItem, { kind: 'tool' }>, asking.approvals, asking.clarify !== null)).toBe('waiting');
   });
 
   it('a timed-out approval stays (marked) after the turn ends, so the user sees it failed closed; an answer elsewhere closes it', () => {

@@ -23,7 +23,8 @@ const LABELS: Record<ToolCardState, MessageKey> = {
 export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const t = useT();
   const approvals = useChat((s) => s.approvals);
-  const state = toolCardState(item, approvals);
+  const clarifyOpen = useChat((s) => s.clarify !== null);
+  const state = toolCardState(item, approvals, clarifyOpen);
   const note = item.outcome?.note;
   return (
     <details className={`tool-card tool-${state}`} data-testid="tool-card" data-tool={item.name} data-state={state} open={state !== 'done'}>

@@ -191,8 +191,12 @@ export type ToolCardState = 'running' | 'waiting' | 'done' | 'failed' | 'denied'
  * A running call whose approval is open is waiting for the user, not running. A finished one shows its outcome;
  * one loaded from a session stored before outcomes were kept says only that it ended, never a false "done".
  */
-export function toolCardState(item: Extract<ChatItem, { kind: 'tool' }>, approvals: readonly PendingApproval[]): ToolCardState {
-  if (item.result === null) return approvals.some((a) => isOpen(a) && a.callId === item.callId) ? 'waiting' : 'running';
+export function toolCardState(item: Extract<ChatItem, { kind: 'tool' }>, approvals: readonly PendingApproval[], clarifyOpen = false): ToolCardState {
+  if (item.result === null) {
+    // The clarify tool is the question itself: while it is open, that card waits for the user too.
+    const asking = approvals.some((a) => isOpen(a) && a.callId === item.callId) || (clarifyOpen && item.name === 'clarify');
+    return asking ? 'waiting' : 'running';
+  }
   if (item.outcome !== null) return item.outcome.status;
   if (item.fromHistory) return 'ended';
   return item.isError ? 'failed' : 'done';
