@@ -145,11 +145,13 @@ const LATIN_STEMS: Array<[string, PatternRef]> = [];
 for (const compiled of COMPILED) {
   if (compiled.gate === null) continue;
   for (const pattern of compiled.patterns) {
+    // One ref per pattern: candidate lists are keyed by it.
+    const ref: PatternRef = { compiled, pattern };
     const list = pattern.shape === 'verb-object' ? [...compiled.lexicon.verbs, ...(compiled.lexicon.weakVerbs ?? [])] : [...compiled.lexicon.objects, ...compiled.lexicon.weakObjects];
     for (const word of list) {
       const first = (word.split(' ')[0] as string).toLowerCase();
-      if (first.endsWith('*')) LATIN_STEMS.push([first.slice(0, -1), { compiled, pattern }]);
-      else LATIN_FIRST_WORDS.set(first, [...(LATIN_FIRST_WORDS.get(first) ?? []), { compiled, pattern }]);
+      if (first.endsWith('*')) LATIN_STEMS.push([first.slice(0, -1), ref]);
+      else if (!(LATIN_FIRST_WORDS.get(first) ?? []).includes(ref)) LATIN_FIRST_WORDS.set(first, [...(LATIN_FIRST_WORDS.get(first) ?? []), ref]);
     }
   }
 }

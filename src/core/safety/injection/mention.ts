@@ -27,8 +27,10 @@ const EXAMPLE_REACH = 40;
  * sentence is about an order; no quotation marks or cue needed. "wants you to" is left out on purpose: that
  * is how memory poisoning speaks.
  */
-const REPORTED = /\b(?:tells?|telling|told|asks?|asking|asked|instructs?|instructing|instructed|orders?|ordering|ordered|directs?|directing|tricks?|tricking|tricked|convinces?|convincing|coax(?:es|ing)?|persuad(?:es?|ing)|attempts?\s+to\s+(?:make|get)|tries\s+to\s+(?:make|get)|trying\s+to\s+(?:make|get))\s+(?:the\s+|an?\s+|your\s+|our\s+)?(?:agent|model|assistant|ai|llm|bot|chatbot|hearth|claude|gpt|system)s?\s+(?:to\s+|into\s+)?$/i;
-const REPORTED_REACH = 60;
+const REPORTED = /\b(?:tells?|telling|told|asks?|asking|asked|instructs?|instructing|instructed|orders?|ordering|ordered|directs?|directing|tricks?|tricking|tricked|convinces?|convincing|coax(?:es|ing)?|persuad(?:es?|ing)|attempts?\s+to\s+(?:make|get)|tries\s+to\s+(?:make|get)|trying\s+to\s+(?:make|get))\s+(?:the\s+|an?\s+|your\s+|our\s+)?(?:agent|model|assistant|ai|llm|bot|chatbot|hearth|claude|gpt|system)s?\s+(?:to|into)\b[^.!?\n]*$/i;
+const REPORTED_REACH = 120;
+/** A line that starts as an example ("For example: …", "- e.g. …", "Payload 2: …") quotes what follows. */
+const EXAMPLE_LINE = /^\s*(?:[-*>]\s*|\d+[.)]\s*)?(?:e\.g\.|for\s+example|for\s+instance|example|sample|payload|attack|injected\s+text)\b[^\n:]{0,12}[:,]/i;
 
 export function isQuotedMention(text: string, start: number, end: number): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
@@ -39,6 +41,7 @@ export function isQuotedMention(text: string, start: number, end: number): boole
 
 function introducedAsExample(text: string, start: number): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  if (EXAMPLE_LINE.test(text.slice(lineStart, start))) return true;
   return EXAMPLE_LEAD.test(text.slice(Math.max(lineStart, start - EXAMPLE_REACH), start));
 }
 

@@ -38,8 +38,6 @@ export const PHRASING_CATEGORIES: ReadonlySet<InjectionCategory> = new Set([
   'prompt_leak',
   'memory_poisoning',
   'persistence',
-  // A write-up about chat templates quotes '<|im_start|>' with words about injection around it.
-  'template_token',
 ]);
 
 export interface TextRule {
@@ -60,6 +58,8 @@ export interface TextRule {
    * class cannot be sped up by the regex engine, and most documents hold none of the words they need.
    */
   requires?: RegExp;
+  /** Words rather than a command or token, whatever the category: a quotation of it is a mention (mention.ts). */
+  phrasing?: boolean;
 }
 
 /** Names of secrets as they appear in variable names: `$GITHUB_TOKEN`, `${AWS_SECRET_ACCESS_KEY}`. */

@@ -193,7 +193,8 @@ function withRegion(finding: InjectionFinding, region: HiddenRegion | undefined)
 /** The first match that is an order rather than a quotation of one (see mention.ts). */
 function firstOrder(rule: TextRule, text: string): RegExpExecArray | null {
   if (rule.requires !== undefined && !rule.requires.test(text)) return null;
-  if (!PHRASING_CATEGORIES.has(rule.category) && rule.unlessBefore === undefined) return rule.pattern.exec(text);
+  const phrasing = rule.phrasing === true || PHRASING_CATEGORIES.has(rule.category);
+  if (!phrasing && rule.unlessBefore === undefined) return rule.pattern.exec(text);
   const pattern = GLOBAL_PATTERNS.get(rule.id) as RegExp;
   pattern.lastIndex = 0;
   for (let mentions = 0; ; mentions++) {
@@ -202,7 +203,7 @@ function firstOrder(rule: TextRule, text: string): RegExpExecArray | null {
     if (mentions >= MAX_MENTIONS_PER_RULE) return match;
     if (match[0].length === 0) pattern.lastIndex++;
     if (rule.unlessBefore !== undefined && rule.unlessBefore.test(lineBefore(text, match.index))) continue;
-    if (!PHRASING_CATEGORIES.has(rule.category) || !isQuotedMention(text, match.index, match.index + match[0].length)) return match;
+    if (!phrasing || !isQuotedMention(text, match.index, match.index + match[0].length)) return match;
   }
 }
 

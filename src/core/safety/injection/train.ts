@@ -50,7 +50,7 @@ export interface TrainedModel {
   weights: Float32Array;
 }
 
-/** Fits the weights; each class weighs as much in total as the other, however many examples each has. */
+/** Fits the weights by SGD on the logistic loss with L2, attacks up-weighted (see below). */
 export function trainLinearModel(examples: readonly TrainingExample[], options: TrainOptions = DEFAULT_TRAIN_OPTIONS): TrainedModel {
   const data = examples.map((e) => encode(e, options.buckets));
   return fit(data, options);
@@ -60,7 +60,9 @@ function fit(data: readonly Encoded[], options: TrainOptions): TrainedModel {
   const positives = data.filter((d) => d.label === 1).length;
   const negatives = data.length - positives;
   if (positives === 0 || negatives === 0) throw new Error(`cannot train the injection model: ${positives} attack and ${negatives} benign examples (both are needed)`);
-  const classWeight = [data.length / (2 * negatives), data.length / (2 * positives)] as const;
+  // Attacks are few: each weighs more, by the square root of the imbalance (full balancing made every
+  // short note that mentions ~/.ssh or "the user" an attack).
+  const classWeight = [1, Math.sqrt(negatives / positives)] as const;
   const weights = new Float32Array(options.buckets);
   let bias = 0;
   const random = mulberry32(options.seed);
