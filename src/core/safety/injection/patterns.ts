@@ -65,7 +65,7 @@ export interface TextRule {
 /** Names of secrets as they appear in variable names: `$GITHUB_TOKEN`, `${AWS_SECRET_ACCESS_KEY}`. */
 const SECRET_VAR = String.raw`\$\{?\w*(?:KEY|TOKEN|SECRET|PASSW(?:OR)?D|CREDENTIALS?)\w*\}?`;
 /** Files that hold credentials. `id_rsa.pub` and friends are public and excluded where it matters. */
-const SECRET_FILE = String.raw`(?:\.env\b|\.ssh\/id_\w+|id_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.pypirc|\.npmrc|\/etc\/shadow)`;
+const SECRET_FILE = String.raw`(?:(?:~|\$HOME)\/\.ssh\b(?!\/[\w.-]*\.pub)|\.docker\/config\.json|\.kube\/config|\.env\b|\.ssh\/id_\w+|id_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.pypirc|\.npmrc|\/etc\/shadow)`;
 const NETWORK_TOOL = String.raw`\b(?:curl|wget|nc|ncat|netcat|socat|invoke-webrequest|iwr)\b`;
 
 /** `flags` is 'iu' for rules over non-Latin scripts, where `\b` would not see word edges. */
