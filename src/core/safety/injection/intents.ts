@@ -45,6 +45,8 @@ const FLAG_DOC = /(?:(?:^|\s)-{1,2}[\w-]+[\x60'"]?|\b(?:flag|option|setting|vari
 
 /** A table row or a third-person subject: the text describes what a setting does ("`off`: they run without asking"). */
 const DESCRIBED = /^\s*\||\b(?:they|it|which|that|commands|tools|actions|jobs|scripts|this)\s+(?:will\s+|can\s+|may\s+)?$/i;
+const FLAG_DOC_OR_DESCRIBED = new RegExp(`${FLAG_DOC.source}|${DESCRIBED.source}`, 'i');
+
 
 /**
  * The literal each rule needs before it runs (TextRule.requires): most documents hold none of these words,
@@ -102,8 +104,6 @@ const RULES: readonly TextRule[] = [
 ];
 
 /** Every intent rule reads words, so a quotation of one in a write-up is a mention (mention.ts). */
-const FLAG_DOC_OR_DESCRIBED = new RegExp(`${FLAG_DOC.source}|${DESCRIBED.source}`, 'i');
-
 export const INTENT_RULES: readonly TextRule[] = RULES.map((r) => {
   const requires = REQUIRES[r.id];
   return { ...r, phrasing: true, ...(requires === undefined ? {} : { requires }) };
