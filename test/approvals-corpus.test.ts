@@ -4,9 +4,14 @@ import { CORPUS_CONTEXT, loadCorpus, scoreCorpus } from './fixtures/approval-cor
 
 /**
  * The hand-written corpus (test/fixtures/approval-corpus): every line must get its expected verdict.
- * Known misses would be listed here with the reason they are accepted; there are none at present.
+ * Known misses are listed with the reason they are accepted.
  */
-const KNOWN_MISSES: ReadonlyMap<string, string> = new Map();
+const KNOWN_MISSES: ReadonlyMap<string, string> = new Map([
+  // Written against the old rules. The dev split (independent of them) asks about every pkill/killall, a dev
+  // server's included (`pkill -f "python manage.py runserver"`): a pattern can match processes the agent
+  // never started, and the detector cannot tell which ones `-f "vite dev"` would hit.
+  ['pkill -f "vite dev"', 'pkill by pattern asks (dev split, decision 0009)'],
+]);
 
 const entries = loadCorpus();
 

@@ -1,11 +1,13 @@
 import { classifyByVerb } from './generic-verbs.js';
 import { commandName, type Invocation } from './invocation.js';
 import { REASONS } from './reasons.js';
-import { flag, UNKNOWN, type Scan } from './scan.js';
-import { NETWORK_SENDERS, SECRET_MENTION } from './specs/network.js';
+import { COMPILED, flag, UNKNOWN, type Scan } from './scan.js';
+import { judgeRemoteLogin, NETWORK_SENDERS, SECRET_MENTION } from './specs/network.js';
 import { applyRules, parseCommand } from './specs/spec.js';
 import { specFor } from './specs/index.js';
 import { unwrap } from './wrappers.js';
+import { readInterpreterCode } from './interpreter-code.js';
+import { runWrittenFile } from './specs/shells.js';
 
 /**
  * Classifies one expanded command: looks through the wrappers around it (sudo, env, timeout, ssh, xargs…),
@@ -18,7 +20,10 @@ const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'http', 'https', 'xh', 'ar
 
 export function classifyInvocation(invocation: Invocation, scan: Scan): void {
   if (invocation.argv.length === 0) return;
-  const stdinWords = invocation.stdin?.kind === 'pipe' ? (invocation.stdin.text?.split(/\s+/).filter((w) => w !== '') ?? null) : invocation.stdin?.kind === 'text' ? invocation.stdin.text.split(/\s+/).filter((w) => w !== '') : null;
+  const stdinText = invocation.stdin?.text ?? null;
+  const stdinWords = stdinText === null ? null : stdinText.split(/[\s\0]+/).filter((w) => w !== '');
+  const outer = commandName(invocation.argv[0] ?? '');
+  if (outer === 'ssh' || outer === 'mosh') judgeRemoteLogin(invocation.argv, scan);
   for (const reading of unwrap(invocation.argv, stdinWords)) {
     if (reading.root) flag(scan, REASONS.sudo);
     if (reading.scheduled) flag(scan, REASONS.scheduleJob);
@@ -50,6 +55,13 @@ function classifyCommand(invocation: Invocation, scan: Scan, wrapped: boolean): 
   if (invocation.decoded && invocation.nameComputed) flag(scan, REASONS.obfuscatedCode);
   if (invocation.argv.some((a) => SECRET_MENTION.test(a))) scan.mentionsSecret = true;
   if (NETWORK_SENDERS.has(name) && invocation.stdin?.kind === 'pipe' && invocation.stdin.upstream.some((u) => ENV_DUMPERS.has(u))) scan.mentionsSecret = true;
+  // `./b.sh` after `printf … > b.sh`, `./bomb` after `gcc bomb.c -o bomb`, `./x.sh` after `curl -o x.sh`.
+  if (first.includes('/')) {
+    if (scan.downloads.has(name)) flag(scan, REASONS.pipeToShell);
+    const compiled = scan.files.get(`${COMPILED}${name}`);
+    if (compiled !== undefined) readInterpreterCode(compiled, 'generic', scan);
+    else if (runWrittenFile(first, scan)) return;
+  }
   const spec = specFor(name);
   if (spec === undefined) {
     classifyByVerb(name, args, scan);

@@ -71,12 +71,21 @@ function newScan(context: DetectorContext): Scan {
     mutatesFiles: false,
     ran: new Set(),
     mentionsSecret: false,
+    files: new Map(),
+    running: new Set(),
     runShell: (text) => {
+      // `bash -c "$BASH_EXECUTION_STRING" &`, a script running `$0 & $0`: code that starts itself again.
+      if (scan.running.has(text)) {
+        flag(scan, REASONS.forkBomb);
+        return;
+      }
       scan.depth += 1;
+      scan.running.add(text);
       try {
         walkShell(text, scan);
       } finally {
         scan.depth -= 1;
+        scan.running.delete(text);
       }
     },
     runArgv: (argv) => classifyInvocation({ argv, source: argv.join(' '), stdin: null, decoded: false, downloaded: false, nameComputed: false }, scan),

@@ -21,13 +21,15 @@ const SUBCOMMAND_DEPTH = 4;
 /** True when `word` (a subcommand like `delete-stack`, `apps:destroy`, `force_delete`) is built from a destructive verb. */
 export function destructiveWord(word: string): boolean {
   if (!SUBCOMMAND.test(word)) return false;
-  return word.toLowerCase().split(/[-:_]/).some((piece) => LEXICON.has(piece));
+  // `DeleteInstance`, `deleteBucket`: camel case is a word boundary too.
+  return word.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().split(/[-:_]/).some((piece) => LEXICON.has(piece));
 }
 
 export function classifyByVerb(name: string, args: readonly string[], scan: Scan): void {
   if (args.some((a) => a === '--help' || a === '-h' || a === 'help' || a === '--dry-run' || a === '--dryrun')) return;
   const operands = args.filter((a) => !a.startsWith('-')).slice(0, SUBCOMMAND_DEPTH);
-  const options = args.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')[0] as string);
+  // `--force-delete`, and Go-style single-dash long options (`-purge`).
+  const options = args.filter((a) => a.startsWith('--') || /^-[a-z]{3,}/.test(a)).map((a) => a.replace(/^-+/, '').split('=')[0] as string);
   const joined = args.map((a, i) => (a.startsWith('-') && args[i + 1] !== undefined ? `${a}${args[i + 1]}` : a));
   if (operands.some(destructiveWord) || options.some(destructiveWord) || joined.some((a) => HTTP_DELETE.test(a)) || destructiveWord(name.replace(/\.\w+$/, '').replace(UNKNOWN, ''))) {
     flag(scan, REASONS.destructiveVerb);

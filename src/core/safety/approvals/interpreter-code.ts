@@ -1,4 +1,4 @@
-import { judgeRecursiveDelete } from './specs/files.js';
+import { judgeFileDelete, judgeRecursiveDelete } from './specs/files.js';
 import { REASONS } from './reasons.js';
 import { flag, type Scan } from './scan.js';
 import { checkWriteTarget } from './write-targets.js';
@@ -10,26 +10,34 @@ import { checkWriteTarget } from './write-targets.js';
  * writes to protected paths, sockets wired to a shell, environment or key files sent over the network, and
  * fork loops. It reads patterns, not the language: what it cannot place it leaves to the other rules.
  */
-export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'lua' | 'r' | 'julia' | 'generic';
+export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'lua' | 'r' | 'julia' | 'tcl' | 'groovy' | 'elisp' | 'generic';
 
 const STRING = String.raw`(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|\x60((?:[^\x60\\]|\\.)*)\x60)`;
 /** Calls that start a process, per language family; the first string argument is the command when literal. */
 const EXEC_CALLS: Readonly<Record<Language, RegExp>> = {
   python: /\b(?:os\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?)|subprocess\.\w+|commands\.getoutput|pty\.spawn|asyncio\.create_subprocess_(?:shell|exec))\s*\(/g,
-  node: /(?<![\w.$])(?:(?:child_process|cp|childProcess|require\(\s*['"](?:node:)?child_process['"]\s*\))\s*\.\s*)?(?:execSync|execFileSync|spawnSync|exec|execFile|spawn|fork)\s*\(|\bBun\.(?:spawn|spawnSync)\s*\(|\bDeno\.(?:run|Command)\s*\(|\bnew\s+Deno\.Command\s*\(/g,
+  node: /(?<![\w.$])(?:(?:child_process|cp|childProcess|require\(\s*['"](?:node:)?child_process['"]\s*\))\s*\.\s*)?(?:execSync|execFileSync|spawnSync|exec|execFile|spawn|fork)\s*\(|\bBun\.(?:spawn|spawnSync)\s*\(|\bDeno\.(?:run|Command)\s*\(|\bnew\s+Deno\.Command\s*\(|(?<![\w.])\$(?=`)/g,
   perl: /(?<![\w$>])(?:system|exec)\s*\(?|\bqx\s*[{(/|]/g,
   ruby: /(?<![\w.])(?:system|exec|spawn)\s*\(?|\b(?:IO\.popen|Open3\.\w+|Process\.spawn|%x)\s*[({]?/g,
   php: /(?<![\w>])(?:system|exec|shell_exec|passthru|proc_open|popen|pcntl_exec)\s*\(/g,
   lua: /\b(?:os\.execute|io\.popen)\s*\(/g,
   r: /\b(?:system2?|shell)\s*\(/g,
-  julia: /\brun\s*\(\s*`/g,
+  julia: /\brun\s*\(\s*(?=`)/g,
+  tcl: /(?<![\w$])(?:exec|open\s+"\|)\s*/g,
+  groovy: /(?=(?:'[^']*'|"[^"]*")\.execute\(\))|\bRuntime\.getRuntime\(\)\.exec\s*\(|\bProcessBuilder\s*\(/g,
+  elisp: /\((?:shell-command|async-shell-command|call-process-shell-command|start-process-shell-command)\s+/g,
   generic: /\b(?:system|exec|popen|spawn)\s*\(/g,
 };
 /** Backticks run a shell in these languages (in JavaScript they are template literals). */
 const BACKTICK_EXEC = new Set<Language>(['perl', 'ruby', 'php']);
 
-const RECURSIVE_DELETE = /\b(?:shutil\.rmtree|rmtree|remove_tree|rm_rf|rm_r|remove_dir|remove_entry_secure|rimraf(?:\.sync)?|rmSync|rmdirSync|fs\.rm|fs\.promises\.rm|fsPromises\.rm|Deno\.remove|Remove-Item|deleteRecursively|FileUtils\.rm_rf)\s*\(?\s*/g;
-const FILE_DELETE = /\b(?:os\.remove|os\.unlink|unlinkSync|fs\.unlink|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*/g;
+/** Deletes that take a directory tree; `needsFlag` ones only when the code says `recursive`. */
+const RECURSIVE_DELETE = /\b(?:shutil\.rmtree|rmtree|remove_tree|rm_rf|rm_r|remove_dir|remove_entry_secure|rimraf(?:\.sync)?|deleteRecursively|FileUtils\.rm_rf|delete-directory)\s*\(?\s*/g;
+const FLAGGED_DELETE = /(?:\b(?:rmSync|rmdirSync|removeSync|fs\.rm|fs\.promises\.rm|fsPromises\.rm|Deno\.remove|Deno\.removeSync)|(?<![\w.])(?:rm|unlink))\s*\(\s*/g;
+const RECURSIVE_FLAG = /recursive\s*[:=]\s*(true|TRUE|T)\b|delete-directory[^)]*\bt\)/;
+const FILE_DELETE = /(?:\b(?:os\.remove|os\.unlink|unlinkSync|fs\.unlink|File\.delete|File\.unlink|FileUtils\.rm|file\.remove|delete-file|Path\([^)]*\)\.unlink)|(?<![\w.])unlink)\s*\(?\s*|['"]unlink['"]\s*,\s*/g;
+/** An absolute or home path written in the code: the target of a delete whose argument is computed. */
+const PATH_LITERAL = /['"]((?:\/|~\/)[^'"\s]*)['"]/g;
 const WRITE_CALLS = /\b(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|file_put_contents|File\.write|IO\.write|Deno\.writeTextFile|Bun\.write)\s*\(\s*/g;
 const OPEN_FOR_WRITE = new RegExp(String.raw`\b(?:open|File\.open|io\.open|fopen)\s*\(\s*(?:\w+\s*,\s*)?${STRING}\s*,\s*${STRING}`, 'g');
 const PERL_OPEN_WRITE = /\bopen\s*\(?\s*[\w$]+\s*,\s*(?:['"]>>?['"]\s*,\s*['"]([^'"]+)['"]|['"]>>?\s*([^'"]+)['"])/g;
@@ -40,8 +48,16 @@ const SHELL_WIRING = /\b(?:pty\.spawn|os\.dup2|subprocess|child_process|spawn\s*
 const NETWORK = /\b(?:requests\.(?:post|put|get|patch)|urllib|urlopen|http\.client|httpx|aiohttp|fetch\s*\(|axios|https?\.request|https?\.get|Net::HTTP|HTTParty|Faraday|curl_exec|LWP::|HTTP::Tiny|XMLHttpRequest|smtplib|ftplib|socket\.|net\.connect|TCPSocket|fsockopen)/;
 const WHOLE_ENVIRONMENT = /\b(?:dict\(\s*os\.environ\s*\)|os\.environ(?!\s*[.[])|process\.env(?!\s*[.[])|JSON\.stringify\(\s*process\.env|ENV\.to_h|%ENV|\$_ENV|\$_SERVER|getenv\(\s*\)|Deno\.env\.toObject)/;
 const SECRET_FILES = /(\.ssh\/(id_[\w-]+|[\w-]+_key)(?!\.pub)|\.aws\/credentials|\.netrc|\.git-credentials|\.pgpass|\.kube\/config|\/etc\/g?shadow|(^|['"/])\.env(\.\w+)?['"])/;
-const FORK_LOOP = [/\b(?:while\s*\(?\s*(?:True|1|true)\s*\)?\s*:?\s*\{?|loop\s*(?:do|\{)|for\s*\(\s*;\s*;\s*\))[\s\S]{0,120}?\b(?:os\.fork|fork|pcntl_fork|Process\.fork|cluster\.fork)\s*\(/, /\bfork\s+while\s+fork\b/, /\bfork\s+until\s+0\b/, /\bwhile\s*\(?\s*fork\b/];
+const FORK = String.raw`\b(?:os\.fork|fork|pcntl_fork|Process\.fork|cluster\.fork)\b`;
+const FORK_LOOP = [
+  new RegExp(String.raw`\b(?:while\s*\(?\s*(?:True|1|true|:)\s*\)?\s*:?\s*\{?|loop\s*(?:do|\{)|for\s*\(\s*;\s*;\s*\)|\d+\.times)[\s\S]{0,120}?${FORK}`),
+  new RegExp(String.raw`${FORK}\s*\(\)[\s\S]{0,60}\bfor\b[\s\S]{0,40}\bitertools\.(?:count|cycle|repeat)\(`),
+  /\bfork\s+while\s+fork\b/,
+  /\bfork\s+until\s+0\b/,
+  /\bwhile\s*\(?\s*fork\b/,
+];
 const KILL_ALL = /\b(?:os\.kill|process\.kill|Process\.kill|posix_kill)\s*\(\s*-1\s*,/;
+const KILL_CALL = /\b(?:os\.kill|os\.killpg|process\.kill|Process\.kill|posix_kill|signal\.pthread_kill)\s*\(/;
 const DECODE_AND_RUN = /\b(?:exec|eval|system|Function)\s*\([^)]*(?:b64decode|atob|Buffer\.from\([^)]*base64|decode\(\s*['"]base64|unpack\s*\(?\s*['"]m|base64_decode|decode64|codecs\.decode)/;
 const BASE64_LITERAL = /(?:b64decode|atob|Buffer\.from|base64_decode|decode64|unpack\s*\(?\s*['"]m['"]\s*,)\s*\(?\s*b?['"]([A-Za-z0-9+/=]{8,})['"]/g;
 
@@ -52,8 +68,12 @@ function targetText(code: string, at: number): string | null {
   if (literal !== null) return literal[1] ?? literal[2] ?? literal[3] ?? '';
   const expanded = new RegExp(String.raw`^(?:os\.path\.expanduser|File\.expand_path|Path)\s*\(\s*${STRING}`).exec(rest);
   if (expanded !== null) return expanded[1] ?? expanded[2] ?? expanded[3] ?? '';
-  if (/^(?:Path\.home\(\)|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home|process\.env\.HOME|process\.env\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.getenv\(['"]HOME['"]\)|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|getenv\(['"]HOME['"]\))/.test(rest)) return '~';
-  return null;
+  const home = /^(?:Path\.home\(\)|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home|process\.env\.HOME|process\.env\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.getenv\(['"]HOME['"]\)|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|Sys\.getenv\(['"]HOME['"]\)|path\.expand\(['"]~['"]\)|homedir\(\))/.exec(rest);
+  if (home === null) return null;
+  // `$ENV{HOME} . "/.cpan"`, `os.homedir() + '/x'`, `Path.home() / 'x'`, `os.path.join(HOME, 'x')`
+  const joined = new RegExp(String.raw`^\s*\)?\s*(?:\+|\.|\/|,)\s*${STRING}`).exec(rest.slice(home[0].length));
+  const tail = joined === null ? '' : (joined[1] ?? joined[2] ?? joined[3] ?? '').replace(/^\/+/, '');
+  return tail === '' ? '~' : `~/${tail}`;
 }
 
 function stringArguments(code: string, at: number): string | null {
@@ -65,10 +85,13 @@ function stringArguments(code: string, at: number): string | null {
   return first === null ? null : (first[1] ?? first[2] ?? first[3] ?? '');
 }
 
-export function readInterpreterCode(code: string, language: Language, scan: Scan): void {
+export function readInterpreterCode(source: string, language: Language, scan: Scan): void {
+  // `exec('import os\nwhile 1: os.fork()')`: escaped newlines inside a literal are lines of code too.
+  const code = source.replace(/\\n/g, '\n');
   for (const match of code.matchAll(EXEC_CALLS[language])) {
     flag(scan, REASONS.interpreterExec);
-    const command = stringArguments(code, (match.index ?? 0) + match[0].length);
+    const at = (match.index ?? 0) + match[0].length;
+    const command = language === 'tcl' ? (/^[^\n;\]]*/.exec(code.slice(at))?.[0] ?? null) : (stringArguments(code, at) ?? decodedArgument(code, at));
     if (command !== null) scan.runShell(unescapeLiteral(command));
   }
   if (BACKTICK_EXEC.has(language)) {
@@ -77,19 +100,20 @@ export function readInterpreterCode(code: string, language: Language, scan: Scan
       scan.runShell(match[1] as string);
     }
   }
-  for (const match of code.matchAll(RECURSIVE_DELETE)) {
+  const literalPaths = (): string[] => [...code.matchAll(PATH_LITERAL)].map((m) => m[1] as string);
+  const recursive = RECURSIVE_FLAG.test(code);
+  for (const match of [...code.matchAll(RECURSIVE_DELETE), ...(recursive ? code.matchAll(FLAGGED_DELETE) : [])]) {
     const target = targetText(code, (match.index ?? 0) + match[0].length);
-    if (/^(rmSync|rmdirSync|fs\.rm|fs\.promises\.rm|fsPromises\.rm|Deno\.remove)/.test(match[0]) && !/recursive\s*:\s*true/.test(code)) {
-      if (target !== null) checkWriteTarget(target, scan);
-      continue;
-    }
-    judgeRecursiveDelete(target === null ? [] : [target], scan);
+    judgeRecursiveDelete(target === null ? literalPaths() : [target], scan);
   }
-  for (const pattern of [FILE_DELETE, WRITE_CALLS]) {
-    for (const match of code.matchAll(pattern)) {
-      const target = targetText(code, (match.index ?? 0) + match[0].length);
-      if (target !== null) checkWriteTarget(target, scan);
-    }
+  for (const match of [...code.matchAll(FILE_DELETE), ...(recursive ? [] : code.matchAll(FLAGGED_DELETE))]) {
+    const target = targetText(code, (match.index ?? 0) + match[0].length);
+    // `os.remove(p) for p in glob.glob('/var/tmp/*.lock')`: the paths the code names are what it deletes.
+    for (const path of target === null ? literalPaths() : [target]) judgeFileDelete(path, scan);
+  }
+  for (const match of code.matchAll(WRITE_CALLS)) {
+    const target = targetText(code, (match.index ?? 0) + match[0].length);
+    if (target !== null) checkWriteTarget(target, scan);
   }
   for (const match of code.matchAll(OPEN_FOR_WRITE)) {
     const mode = match[4] ?? match[5] ?? match[6] ?? '';
@@ -101,6 +125,7 @@ export function readInterpreterCode(code: string, language: Language, scan: Scan
   if (NETWORK.test(code) && (WHOLE_ENVIRONMENT.test(code) || SECRET_FILES.test(code))) flag(scan, REASONS.exfiltration);
   if (FORK_LOOP.some((re) => re.test(code))) flag(scan, REASONS.forkBomb);
   if (KILL_ALL.test(code)) flag(scan, REASONS.killAll);
+  else if (KILL_CALL.test(code)) flag(scan, REASONS.killProcesses);
   if (DECODE_AND_RUN.test(code)) {
     flag(scan, REASONS.obfuscatedCode);
     for (const match of code.matchAll(BASE64_LITERAL)) {
@@ -112,6 +137,13 @@ export function readInterpreterCode(code: string, language: Language, scan: Scan
       }
     }
   }
+}
+
+/** `os.system(base64.b64decode('cm0gLXJmIH4=').decode())`: a command that is a decoded literal. */
+function decodedArgument(code: string, at: number): string | null {
+  const literal = new RegExp(String.raw`^\s*\(?\s*[\w.]*(?:b64decode|atob|decode64|base64_decode|Buffer\.from)\s*\(\s*b?${STRING}`).exec(code.slice(at, at + 400));
+  const text = literal === null ? undefined : (literal[1] ?? literal[2] ?? literal[3]);
+  return text === undefined ? null : Buffer.from(text, 'base64').toString('utf8');
 }
 
 function unescapeLiteral(text: string): string {

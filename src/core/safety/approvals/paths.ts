@@ -54,7 +54,16 @@ export function isCriticalPath(word: string, ctx: PathContext): boolean {
   return [symbolic, resolved].some((path) => path !== null && isCriticalAbsolute(path, ctx.home));
 }
 
+/** `/e?c`, `/[u]sr`, `/h*`: a glob is critical when it matches a critical directory. */
+function globMatchesCritical(path: string, home: string | undefined): boolean {
+  const dir = path.replace(/\/(\*|\.\*)$/, '');
+  if (!/[?*[]/.test(dir)) return false;
+  const pattern = new RegExp(`^${dir.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+  return ['/', ...SYSTEM_DIRS, ...CRITICAL_SUBDIRS, ...(home === undefined ? [] : [home])].some((candidate) => pattern.test(candidate));
+}
+
 function isCriticalAbsolute(path: string, home: string | undefined): boolean {
+  if (globMatchesCritical(path, home)) return true;
   // `dir/*` and `dir/.*` empty the directory: as destructive as deleting it.
   const dir = path.replace(/\/(\*|\.\*|\.\[!.\]\*)$/, '') || '/';
   if (dir === '/' || dir === '/*') return true;

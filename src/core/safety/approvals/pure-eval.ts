@@ -1,4 +1,4 @@
-import { UNKNOWN } from './scan.js';
+import { ALL_PROCESSES, UNKNOWN } from './scan.js';
 
 /**
  * The stdout of side-effect-free commands the detector can run in its head (`echo`, `printf`, `base64 -d`,
@@ -11,14 +11,15 @@ export interface PureOutput {
   decoded: boolean;
 }
 
-export function pureOutput(argv: readonly string[], stdin: string | null): PureOutput | null {
+export function pureOutput(argv: readonly string[], stdin: string | null, cwd: string | null | undefined): PureOutput | null {
   if (argv.some((a) => a.includes(UNKNOWN)) || stdin?.includes(UNKNOWN) === true) return null;
   const name = argv[0] ?? '';
   const stage = STAGES[name.slice(name.lastIndexOf('/') + 1)];
-  return stage === undefined ? null : stage(argv.slice(1), stdin);
+  return stage === undefined ? null : stage(argv.slice(1), stdin, cwd);
 }
 
-type Stage = (args: string[], stdin: string | null) => PureOutput | null;
+type Stage = (args: string[], stdin: string | null, cwd: string | null | undefined) => PureOutput | null;
+const base64Decode = (stdin: string): PureOutput => decodedText(Buffer.from(stdin.replace(/\s+/g, ''), 'base64').toString('utf8'));
 
 const flagsOf = (args: string[]): string[] => args.filter((a) => a.startsWith('-') && a.length > 1);
 const operandsOf = (args: string[]): string[] => args.filter((a) => !a.startsWith('-') || a === '-');
@@ -35,8 +36,19 @@ const STAGES: Readonly<Record<string, Stage>> = {
   base64: (args, stdin) => {
     const flags = flagsOf(args);
     if (stdin === null || operandsOf(args).length > 0 || !flags.some((f) => f === '-d' || f === '-D' || f === '--decode')) return null;
-    return decodedText(Buffer.from(stdin.replace(/\s+/g, ''), 'base64').toString('utf8'));
+    return base64Decode(stdin);
   },
+  // `openssl base64 -d`, `openssl enc -base64 -d`
+  openssl: (args, stdin) => (stdin !== null && (args[0] === 'base64' || (args[0] === 'enc' && args.includes('-base64'))) && args.includes('-d') && !args.includes('-in') ? base64Decode(stdin) : null),
+  pwd: (_args, _stdin, cwd) => (typeof cwd === 'string' ? { text: `${cwd}\n`, decoded: false } : null),
+  // `ls -d /` names what it is given (no glob, no listing of contents).
+  ls: (args) => {
+    const operands = operandsOf(args);
+    if (!flagsOf(args).some((f) => /^-[a-zA-Z]*d/.test(f)) || operands.length === 0 || operands.some((o) => /[*?[]/.test(o))) return null;
+    return { text: `${operands.join('\n')}\n`, decoded: false };
+  },
+  // Every process, however it is printed: what matters is that it is all of them.
+  ps: (args) => (args.some((a) => /^(-[a-zA-Z]*[eA]|a?x|aux|-ef|ax[a-z]*|--everyone)$/.test(a)) ? { text: `${ALL_PROCESSES}\n`, decoded: false } : null),
   xxd: (args, stdin) => {
     const flags = flagsOf(args);
     if (stdin === null || !flags.some((f) => /^-[a-z]*r/.test(f)) || !flags.some((f) => /^-[a-z]*p/.test(f))) return null;

@@ -45,6 +45,8 @@ export const REASONS = {
   containerDelete: 'deletes containers, images, volumes or networks',
   destructiveVerb: 'runs a delete/destroy-style subcommand of a tool the checker has no rules for',
   interpreterExec: 'runs shell commands from inline interpreter code',
+  persistence: 'makes something run at every login or boot (launch agents, login items, enabled units, scheduled tasks)',
+  outsideDelete: 'deletes or empties files outside the workspace',
 } as const;
 
 export type Reason = (typeof REASONS)[keyof typeof REASONS];

@@ -8,6 +8,12 @@ import type { ShellNode } from './shell-parser.js';
  */
 export const UNKNOWN = '\uE000';
 
+/** Stands for "the id of every process" (`ps -e -o pid=`), so `kill -9 $(ps -e -o pid=)` is read as `kill -1`. */
+export const ALL_PROCESSES = '\uE001';
+
+/** Prefix of a `files` entry holding the source a binary was compiled from (`gcc bomb.c -o bomb`). */
+export const COMPILED = '\uE002';
+
 /** What the detector carries while it reads one command line. */
 export interface Scan {
   /** Reasons found so far, each with whether what it changes lies beyond a workspace checkpoint. */
@@ -31,6 +37,10 @@ export interface Scan {
   /** Names of the commands that run, and what the exfiltration rule needs to know about them. */
   ran: Set<string>;
   mentionsSecret: boolean;
+  /** What files written on this line contain, by base name (`cat > x.sh <<EOF`, `printf … > b.sh`, `gcc x.c -o x`). */
+  files: Map<string, string>;
+  /** Code being run right now (shell text, file contents): meeting it again means it replicates itself. */
+  running: Set<string>;
   /** Parses `text` as shell and classifies it into this scan, one level deeper. */
   runShell(text: string): void;
   /** Classifies one command given as argv (`find -exec rm {} +`), wrappers and all. */

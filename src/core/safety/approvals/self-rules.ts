@@ -32,7 +32,9 @@ export function isSelfPath(absolute: string, hearthHome: string | undefined): bo
 /** A write (redirect, cp/mv/tee target, sed -i…) into Hearth's own settings, persona, skills or schedule. */
 export function checkSelfWrite(target: string, scan: Scan): void {
   const path = resolvePath(target, scan.paths);
-  if (path !== null && isSelfPath(path, scan.paths.hearthHome)) flag(scan, REASONS.selfModification);
+  // Without a HEARTH_HOME in the context, the default one (~/.hearth) is still Hearth's.
+  const hearthHome = scan.paths.hearthHome ?? (scan.paths.home === undefined ? undefined : `${scan.paths.home}/.hearth`);
+  if (path !== null && isSelfPath(path, hearthHome)) flag(scan, REASONS.selfModification);
 }
 
 /** `hearth skills install …`, `hearth approvals revoke …`, `at`, `systemd-run --on-calendar`, `git clone … <skills dir>`. */

@@ -46,7 +46,8 @@ export function expandWord(node: ShellNode, ctx: WordContext): Expanded {
   collect(node, ctx, false, segments, state);
   const first = segments[0];
   if (first !== undefined && !first.literal && /^~(\/|$)/.test(first.text)) first.text = (ctx.scan.paths.home ?? '~') + first.text.slice(1);
-  const joined = segments.map((s) => (s.literal ? protectBraces(s.split ? s.text.replace(/[ \t\n]+/g, SPLIT) : s.text) : s.text)).join('');
+  const separators = ifsPattern(ctx.scan);
+  const joined = segments.map((s) => (s.literal ? protectBraces(s.split && separators !== null ? s.text.replace(separators, SPLIT) : s.text) : s.text)).join('');
   const fields: string[] = [];
   for (const word of expandBraces(joined)) {
     for (const field of word.split(SPLIT)) if (field !== '') fields.push(restoreProtected(field));
@@ -59,6 +60,13 @@ export function expandWord(node: ShellNode, ctx: WordContext): Expanded {
 export function expandToString(node: ShellNode, ctx: WordContext): Expanded & { text: string } {
   const expanded = expandWord(node, ctx);
   return { ...expanded, text: expanded.fields.join(' ') };
+}
+
+/** Field splitting on the line's IFS (default space, tab, newline); an empty IFS splits nothing. */
+function ifsPattern(scan: Scan): RegExp | null {
+  const ifs = scan.vars.get('IFS') ?? IFS_DEFAULT;
+  if (ifs === '' || ifs.includes(UNKNOWN)) return ifs === '' ? null : /[ \t\n]+/g;
+  return new RegExp(`[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+`, 'g');
 }
 
 type State = { decoded: boolean; downloaded: boolean; quoted: boolean };
@@ -225,7 +233,7 @@ export function lookup(name: string, scan: Scan): string | undefined {
   if (name === 'PWD') return typeof scan.paths.cwd === 'string' ? scan.paths.cwd : undefined;
   if (scan.positional === null) return undefined;
   if (/^[1-9]\d*$/.test(name)) return scan.positional[Number(name) - 1] ?? '';
-  if (name === '@' || name === '*') return scan.positional.join(' ');
+  if (name === '@' || name === '*') return scan.positional.join((scan.vars.get('IFS') ?? ' ').charAt(0) || ' ');
   if (name === '#') return String(scan.positional.length);
   return undefined;
 }

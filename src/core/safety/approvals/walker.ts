@@ -68,7 +68,7 @@ const STATEMENTS: Readonly<Record<string, Handler>> = {
   if_statement: (n, s) => walkAll(n, s),
   elif_clause: (n, s) => walkAll(n, s),
   else_clause: (n, s) => walkAll(n, s),
-  while_statement: (n, s) => walkAll(n, s),
+  while_statement: walkWhile,
   case_statement: (n, s) => walkAll(n, s),
   case_item: (n, s) => {
     for (const child of children(n)) if (n.childForFieldName('value')?.id !== child.id) walk(child, s, null);
@@ -125,6 +125,39 @@ function walkFor(node: ShellNode, scan: Scan): Flow {
   return NO_FLOW;
 }
 
+/** `… | while read -r d; do rm -rf "$d"; done`: the body runs once per known input line, `read` taking it. */
+function walkWhile(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
+  const text = stdin === null ? null : stdin.text;
+  const lines = text === null ? [null] : text.split('\n').filter((l) => l !== '').slice(0, MAX_LOOP_VALUES);
+  for (const line of lines.length === 0 ? [null] : lines) walkAll(node, scan, line === null ? (stdin === null ? null : { kind: 'pipe', text: null, downloaded: false, decoded: false, upstream: [] }) : { kind: 'text', text: `${line}\n` });
+  return NO_FLOW;
+}
+
+/** The shell builtins that change what later words expand to: `read`, `set --`, `trap`. */
+function runBuiltin(argv: string[], input: Stdin | null, scan: Scan): boolean {
+  const [name, ...args] = argv;
+  if (name === 'read') {
+    const names = args.filter((a, i) => !a.startsWith('-') && !['-p', '-d', '-n', '-N', '-t', '-u', '-a'].includes(args[i - 1] ?? ''));
+    const line = input?.text?.split('\n')[0] ?? null;
+    const words = line === null ? [] : line.trim().split(/\s+/);
+    names.forEach((variable, i) => {
+      const value = line === null ? UNKNOWN : i === names.length - 1 ? words.slice(i).join(' ') : (words[i] ?? '');
+      scan.vars.set(variable, names.length === 1 && line !== null ? line.trim() : value);
+    });
+    return true;
+  }
+  if (name === 'set' && args[0] === '--') {
+    scan.positional = args.slice(1);
+    return true;
+  }
+  if (name === 'trap' && args[0] !== undefined && !args[0].startsWith('-')) {
+    // The handler runs later, at the signal or at exit: it is classified now.
+    scan.runShell(args[0]);
+    return true;
+  }
+  return false;
+}
+
 function walkPipeline(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
   let input = stdin;
   let flow = NO_FLOW;
@@ -140,7 +173,8 @@ function walkPipeline(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
 /** `cmd > f`, `cmd <<EOF … EOF | sh`, `{ …; } > log`: the redirects apply to the body. */
 function walkRedirected(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
   const body = node.childForFieldName('body');
-  const redirects = node.childrenForFieldName('redirect').filter((r): r is ShellNode => r !== null);
+  // Here-strings hang off the statement without the `redirect` field name.
+  const redirects = children(node).filter((r) => r.type.endsWith('_redirect'));
   if (body === null) return walkAll(node, scan, stdin);
   const flow = body.type === 'command' ? walkCommand(body, scan, stdin, redirects) : withRedirects(body, scan, stdin, redirects);
   // `cat <<EOF | sh` / `cat <<EOF && x`: tree-sitter hangs what follows the heredoc start inside the redirect.
@@ -172,6 +206,8 @@ interface Redirected {
   stdin: Stdin | null;
   /** Output goes to a file: nothing flows on to a pipe. */
   toFile: boolean;
+  /** Files stdout is written to. */
+  files: string[];
 }
 
 const OUTPUT_OPERATORS = /^(\d*>>?|&>>?|>\||\d*>&|&>)$/;
@@ -179,10 +215,14 @@ const OUTPUT_OPERATORS = /^(\d*>>?|&>>?|>\||\d*>&|&>)$/;
 function readRedirects(redirects: readonly ShellNode[], scan: Scan): Redirected {
   let stdin: Stdin | null = null;
   let toFile = false;
+  const files: string[] = [];
   const ctx = wordContext(scan);
   for (const redirect of redirects) {
     if (redirect.type === 'heredoc_redirect') {
-      stdin = { kind: 'text', text: redirect.children.find((c) => c?.type === 'heredoc_body')?.text ?? '' };
+      const body = redirect.children.find((c) => c?.type === 'heredoc_body') ?? null;
+      // An unquoted heredoc expands `$(…)` in its body: those commands run, whoever reads the text.
+      for (const inner of body?.descendantsOfType('command_substitution') ?? []) if (inner !== null) substitute(inner, scan);
+      stdin = { kind: 'text', text: body?.text ?? '' };
       for (const nested of children(redirect)) if (nested.type === 'file_redirect' || nested.type === 'herestring_redirect') stdin = readRedirects([nested], scan).stdin ?? stdin;
       continue;
     }
@@ -202,10 +242,12 @@ function readRedirects(redirects: readonly ShellNode[], scan: Scan): Redirected 
       stdin = { kind: 'pipe', text: null, downloaded: false, decoded: false, upstream: [] };
     } else if (OUTPUT_OPERATORS.test(operator) || operator.includes('>')) {
       checkWriteTarget(target, scan);
-      toFile ||= !/^(\d*>|&>)/.test(operator) || !target.startsWith('/dev/');
+      const stdout = !/^[2-9]/.test(operator);
+      if (stdout && !target.startsWith('/dev/')) files.push(target);
+      toFile ||= stdout && !target.startsWith('/dev/std');
     }
   }
-  return { stdin, toFile };
+  return { stdin, toFile, files };
 }
 
 function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedirects: ShellNode[]): Flow {
@@ -242,8 +284,11 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   const called = commandName(argv[0] ?? '');
   const body = scan.functions.get(called);
   if (body !== undefined) callFunction(called, body, argv.slice(1), scan);
-  else classifyInvocation(invocation, scan);
-  const output = redirected.toFile ? null : pureOutput(argv, input?.kind === 'text' ? input.text : input?.kind === 'pipe' ? input.text : null);
+  else if (!runBuiltin(argv, input, scan)) classifyInvocation(invocation, scan);
+  const computed = pureOutput(argv, input?.kind === 'text' ? input.text : input?.kind === 'pipe' ? input.text : null, scan.paths.cwd);
+  // `cat > x.sh <<EOF …`, `printf '…' > b.sh`: remembered, in case the line runs the file next.
+  if (computed !== null) for (const file of redirected.files) scan.files.set(commandName(file), computed.text);
+  const output = redirected.toFile ? null : computed;
   // Filters pass on what they read: `curl … | tee a.sh | sh` still runs the download.
   const piped = input?.kind === 'pipe' && !redirected.toFile ? input : null;
   return { output, downloaded: isDownloader(argv) || piped?.downloaded === true, decoded: invocation.decoded || piped?.decoded === true, names: [called] };

@@ -9,6 +9,8 @@ import { UNKNOWN } from './scan.js';
  */
 export interface WrapperSpec {
   values?: readonly string[];
+  /** Options known to take no value (so no second reading is needed for them). */
+  flags?: readonly string[];
   /** Options whose value is shell code (`su -c 'cmd'`, `flock -c`, `script -c`, `env -S`). */
   code?: readonly string[];
   /** Positional words the wrapper consumes before the command (`timeout 5 cmd`: 1). */
@@ -32,7 +34,7 @@ export interface WrapperSpec {
 }
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
-  ['sudo', { values: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--chdir', '--host', '--prompt', '--role', '--type', '--close-from', '--other-user'], noCommand: ['-l', '-v', '-k', '-K', '-e', '--list', '--validate', '--edit'], root: true, assignments: true }],
+  ['sudo', { flags: ['-E', '-H', '-n', '-S', '-b', '-P', '-A', '-B', '-k', '-i', '-s', '--preserve-env', '--login', '--shell', '--non-interactive', '--stdin'], values: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--chdir', '--host', '--prompt', '--role', '--type', '--close-from', '--other-user'], noCommand: ['-l', '-v', '-k', '-K', '-e', '--list', '--validate', '--edit'], root: true, assignments: true }],
   ['doas', { values: ['-u', '-C'], root: true }],
   ['pkexec', { values: ['--user'], root: true }],
   ['su', { values: ['-s', '-g', '-G', '--shell', '--group', '--supp-group'], code: ['-c', '--command', '--session-command'], positional: Number.POSITIVE_INFINITY, root: true }],
@@ -58,8 +60,9 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['systemd-run', { values: ['-p', '--property', '-u', '--unit', '--description', '-E', '--setenv', '--slice', '-M', '--machine', '-H', '--host', '--uid', '--gid', '--working-directory', '--nice', '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property'], schedules: /^--on-/ }],
   ['busybox', {}],
   ['toybox', {}],
-  ['xargs', { values: ['-n', '-I', '-P', '-d', '-L', '-a', '-s', '-E', '-e', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--max-lines', '--replace'], readsArgs: true }],
-  ['script', { values: ['-t', '-T', '-I', '-O', '-B', '-E', '--timing', '--log-in', '--log-out', '--log-io', '--echo'], code: ['-c', '--command'], noCommand: ['-V'] }],
+  ['xargs', { flags: ['-0', '-r', '-t', '-p', '-x', '--null', '--no-run-if-empty', '--verbose', '--interactive', '--exit', '-o', '--open-tty'], values: ['-n', '-I', '-P', '-d', '-L', '-a', '-s', '-E', '-e', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--max-lines', '--replace'], readsArgs: true }],
+  ['script', { flags: ['-q', '-a', '-e', '-f', '--quiet', '--append', '--return', '--flush'], values: ['-t', '-T', '-I', '-O', '-B', '-E', '--timing', '--log-in', '--log-out', '--log-io', '--echo'], code: ['-c', '--command'], noCommand: ['-V'], positional: Number.POSITIVE_INFINITY }],
+  ['shx', {}],
   ['time', { values: ['-f', '-o', '--format', '--output'] }],
   ['command', { noCommand: ['-v', '-V'] }],
   ['builtin', {}],
@@ -68,7 +71,8 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['proot', { values: ['-r', '-b', '-m', '-w', '-q', '-k', '--rootfs', '--bind', '--mount', '--cwd', '--qemu', '--kernel-release'] }],
   ['caffeinate', { values: ['-t', '-w'] }],
   ['entr', { code: ['-s'] }],
-  ['ssh', { values: ['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w', '-B'], positional: 1, joinsArgs: true, remote: true }],
+  ['mosh', { values: ['-p', '--port', '--ssh', '--server', '--predict', '--family', '--bind-server'], positional: 1, joinsArgs: true, remote: true }],
+  ['ssh', { flags: ['-4', '-6', '-A', '-a', '-C', '-f', '-G', '-g', '-K', '-k', '-M', '-N', '-n', '-q', '-s', '-T', '-t', '-V', '-v', '-X', '-x', '-Y', '-y'], values: ['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w', '-B'], positional: 1, joinsArgs: true, remote: true }],
   ['docker', { sub: 'exec', values: ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys'], positional: 1, remote: true }],
   ['podman', { sub: 'exec', values: ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys'], positional: 1, remote: true }],
   ['kubectl', { sub: 'exec', values: ['-c', '--container', '-n', '--namespace', '--context', '-f', '--filename', '--pod-running-timeout'], positional: 1, remote: true }],
@@ -136,7 +140,8 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
       i += 1;
       break;
     }
-    if (word.startsWith('-') && word.length > 1 && !/^-\d+$/.test(word)) {
+    if (/^-\d+$/.test(word) && name === 'nice') continue;
+    if (word.startsWith('-') && word.length > 1) {
       const [option = word, attached] = word.startsWith('--') ? word.split(/=(.*)/s) : [word];
       if (spec.schedules?.test(option) === true) here.scheduled = true;
       if (spec.noCommand?.includes(option) === true) {
@@ -148,12 +153,11 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
         if (attached === undefined) i += 1;
         continue;
       }
-      const consumed = attached === undefined ? valueConsumed(option, values) : 0;
+      const consumed = attached === undefined ? (spec.flags?.includes(option) === true ? 0 : valueConsumed(option, values)) : 0;
       if (consumed === null) alternatives.push(i + 2);
       i += consumed ?? 0;
       continue;
     }
-    if (/^-\d+$/.test(word) && name === 'nice') continue;
     if (spec.assignments === true && ASSIGNMENT.test(word)) continue;
     if (positional > 0) {
       // `su root -c …`: su's user is optional and its command comes only through -c.

@@ -9,15 +9,23 @@ import { checkSelfWrite } from './self-rules.js';
  * agents need approval, Hearth's own settings are self-modification. Reading a private key puts it into the
  * conversation, so that asks too.
  */
-const RC_FILES = new Set(['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin', '.kshrc', '.cshrc', '.tcshrc', '.inputrc']);
-export const HISTORY_FILE = /(^|\/)\.(bash_|zsh_|sh_|python_|node_repl_|psql_|mysql_)?history$/;
-export const DISK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|r?disk\d|md\d|dm-\d|mapper\/|loop\d)/;
+const RC_FILES = new Set(['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.bash_aliases', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin', '.zlogout', '.kshrc', '.cshrc', '.tcshrc', '.inputrc', '.xprofile', '.xinitrc', '.xsession', '.pam_environment', '.config/fish/config.fish']);
+export const HISTORY_FILE = /(^|\/)(\.(bash_|zsh_|sh_|python_|node_repl_|psql_|mysql_|sqlite_|rediscli_)?history|\.lesshst|\.viminfo|\.wget-hsts|\.local\/share\/recently-used\.xbel)$/;
+export const DISK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|r?disk\d|md\d|dm-\d|mapper\/|loop\d|disk\/by-)/;
 /** Writes under these need approval; /tmp, /var/tmp and /dev/null-like devices do not. */
 const WRITE_PROTECTED = ['/etc', '/boot', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/opt', '/root', '/srv', '/sys', '/proc/sys', '/var', ...MAC_AND_WSL_DIRS.filter((d) => d !== '/Users' && d !== '/mnt/c/Users' && d !== '/Volumes' && d !== '/mnt/c')];
 const WRITABLE_UNDER_PROTECTED = ['/var/tmp', '/private/tmp', '/private/var/tmp', '/private/var/folders'];
-const HOME_SENSITIVE = /^~\/(\.ssh|\.gnupg|\.aws|\.kube|\.docker|\.config\/(autostart|systemd)|Library\/(LaunchAgents|LaunchDaemons))(\/|$)/;
+const HOME_SENSITIVE = /^~\/(\.ssh|\.gnupg|\.aws|\.kube|\.docker|\.config\/(autostart|systemd|environment\.d|fish)|\.local\/share\/systemd|Library\/(LaunchAgents|LaunchDaemons))(\/|$)/;
 const HARMLESS_DEVICE = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/\d+)$/;
 const SECRET_FILE = /(^|\/)(\.ssh\/(id_[\w-]+|[\w-]+_key|[\w.-]+\.pem)|\.aws\/credentials|\.netrc|\.git-credentials|\.pgpass|\.docker\/config\.json|\.kube\/config|\.config\/gh\/hosts\.yml|\.gnupg\/[\w.-]+|\/etc\/g?shadow)$/;
+
+/** The reason a write to `target` needs approval, if any (shared by writes and by permission changes). */
+export function isSensitivePath(target: string, scan: Scan): boolean {
+  const path = resolvePath(target, scan.paths) ?? normalize(target);
+  const inHome = homeRelative(target, scan.paths);
+  const homeSensitive = inHome !== null && (HOME_SENSITIVE.test(inHome) || RC_FILES.has(inHome.slice(2)));
+  return (isUnder(path, WRITE_PROTECTED) && !isUnder(path, WRITABLE_UNDER_PROTECTED)) || homeSensitive || /(^|\/)\.ssh(\/|$)/.test(path);
+}
 
 export function checkWriteTarget(target: string, scan: Scan): void {
   const path = resolvePath(target, scan.paths) ?? normalize(target);
@@ -31,7 +39,7 @@ export function checkWriteTarget(target: string, scan: Scan): void {
     flag(scan, REASONS.shutdown);
     return;
   }
-  if (/^\/dev\/(tcp|udp)\//.test(path)) {
+  if (/^\/(dev|inet)\/(tcp|udp)\//.test(path)) {
     flag(scan, REASONS.remoteShell);
     return;
   }
@@ -39,13 +47,10 @@ export function checkWriteTarget(target: string, scan: Scan): void {
     flag(scan, REASONS.history);
     return;
   }
-  const inHome = homeRelative(target, scan.paths);
   const base = path.slice(path.lastIndexOf('/') + 1);
-  const homeSensitive = inHome !== null && (HOME_SENSITIVE.test(inHome) || RC_FILES.has(inHome.slice(2)));
   // `.bashrc` with no known directory could be the user's own: read it as in home.
   const bareRcFile = RC_FILES.has(base) && !target.includes('/') && resolvePath(target, scan.paths) === null;
-  if (isUnder(path, WRITE_PROTECTED) && !isUnder(path, WRITABLE_UNDER_PROTECTED)) flag(scan, REASONS.sensitiveWrite);
-  else if (homeSensitive || bareRcFile || /(^|\/)\.ssh(\/|$)/.test(path)) flag(scan, REASONS.sensitiveWrite);
+  if (isSensitivePath(target, scan) || bareRcFile) flag(scan, REASONS.sensitiveWrite);
   checkSelfWrite(target, scan);
 }
 
@@ -54,6 +59,7 @@ export function checkReadSource(source: string, scan: Scan): void {
   const inHome = homeRelative(source, scan.paths);
   const path = inHome ?? resolvePath(source, scan.paths) ?? normalize(source);
   if (SECRET_FILE.test(path) && !path.endsWith('.pub')) flag(scan, REASONS.secretRead);
+  if (/^\/dev\/(tcp|udp)\//.test(path)) flag(scan, REASONS.remoteShell);
 }
 
 /** A write that a workspace checkpoint restores (so asking about it is not about irreversibility). */

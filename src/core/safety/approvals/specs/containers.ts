@@ -6,7 +6,7 @@ import type { Command, CommandSpec, Rule } from './spec.js';
 const gone = REASONS.containerDelete;
 const DOCKER_RULES: readonly Rule[] = [
   { sub: 'rm|rmi|kill', reason: gone },
-  { sub: 'container|image|volume|network|system|builder|buildx|context|secret|config|service|stack|node|plugin|swarm|machine', operand: /^(rm|remove|prune|kill|leave|delete)$/, reason: gone },
+  { sub: 'container|image|volume|network|system|builder|buildx|context|secret|config|service|stack|node|plugin|swarm|machine|pod|manifest', operand: /^(rm|remove|prune|kill|leave|delete)$/, reason: gone },
   { sub: 'compose|stack', operand: /^(rm|kill)$/, reason: gone },
   { sub: 'compose', operand: /^down$/, option: /^(-v|--volumes|--rmi(=.*)?)$/, reason: gone },
   { sub: 'volume|system|image|container|network|builder', operand: /^prune$/, reason: gone },

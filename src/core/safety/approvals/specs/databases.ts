@@ -1,5 +1,5 @@
 import { REASONS } from '../reasons.js';
-import { flag, type Scan } from '../scan.js';
+import { flag, UNKNOWN, type Scan } from '../scan.js';
 import { valuesOf, type Command, type CommandSpec } from './spec.js';
 
 /**
@@ -10,14 +10,18 @@ const STATEMENT_DESTROYS: readonly RegExp[] = [
   /\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE|COLUMNFAMILY|COLLECTION|USER|ROLE|OWNED|MATERIALIZED\s+VIEW|VIEW|INDEX)\b/i,
   /\bTRUNCATE(\s+TABLE)?\s+["`\w]/i,
   /\bALTER\s+TABLE\s+[\w."`]+\s+DROP\b/i,
-  /\bFLUSH(ALL|DB)\b/i,
+  /\bFLUSH(ALL|DB)\b|\bflush_all\b/i,
+  /\bMATCH\s*\(\s*\w*\s*\)\s*(DETACH\s+)?DELETE\b/i,
+  /"match_all"\s*:\s*\{\s*\}/,
   /\.(dropDatabase|drop|dropCollection|dropAllUsers|dropIndexes)\s*\(/,
   /\.(deleteMany|remove)\s*\(\s*(\{\s*\})?\s*\)/,
 ];
 
 /** DELETE or UPDATE with no WHERE before the statement ends: every row. */
 function touchesEveryRow(statement: string): boolean {
-  return (/^\s*DELETE\s+FROM\s/i.test(statement) || /^\s*UPDATE\s+[\w."`]+\s+SET\s/i.test(statement)) && !/\bWHERE\b/i.test(statement);
+  if (!/^\s*DELETE\s+FROM\s/i.test(statement) && !/^\s*UPDATE\s+[\w."`]+\s+SET\s/i.test(statement)) return false;
+  // `WHERE 1=1`, `WHERE true` select every row all the same.
+  return !/\bWHERE\b/i.test(statement) || /\bWHERE\s+(1\s*=\s*1|'1'\s*=\s*'1'|true|1|0\s*=\s*0)\s*$/i.test(statement.trim());
 }
 
 /** SQL (or Mongo/Redis/CQL) text that destroys data. */
@@ -35,6 +39,24 @@ function statements(options: string[], operandsAreStatements: (c: Command) => st
   };
 }
 
+/** Redis takes its command as words: FLUSHALL, SHUTDOWN, or DEL of keys only known at run time (`KEYS … | xargs`). */
+function redis(command: Command, scan: Scan): void {
+  const [verb = '', ...keys] = command.operands;
+  if (destroysData(command.operands.join(' '))) flag(scan, REASONS.sqlDrop);
+  if (/^(DEL|UNLINK)$/i.test(verb) && keys.some((k) => k.includes(UNKNOWN) || /[*?]/.test(k))) flag(scan, REASONS.sqlDrop);
+  if (/^SHUTDOWN$/i.test(verb)) flag(scan, REASONS.stopService);
+  const stdin = command.invocation.stdin;
+  if (stdin?.text !== null && stdin?.text !== undefined && destroysData(stdin.text)) flag(scan, REASONS.sqlDrop);
+}
+
+/** Elasticsearch/OpenSearch over HTTP: deleting every index, or deleting by a match-everything query. */
+export function destroysOverHttp(args: readonly string[]): boolean {
+  const method = args.map((a, i) => (/^(-X|--request)$/.test(a) ? args[i + 1] : /^-X./.test(a) ? a.slice(2) : /^--request=/.test(a) ? a.slice(10) : undefined)).find((m) => m !== undefined);
+  const urls = args.filter((a) => /^(https?:\/\/)?[\w.-]+(:\d+)?\//.test(a));
+  if (/^DELETE$/i.test(method ?? '') && urls.some((u) => /\/(_all|\*)(\/|\?|$)|:9200\/[^/?]+\/?$/.test(u))) return true;
+  return urls.some((u) => /\/_delete_by_query\b/.test(u)) && args.some((a) => /match_all/.test(a));
+}
+
 export const DATABASE_SPECS: readonly CommandSpec[] = [
   { names: ['psql'], values: ['-c', '--command', '-d', '--dbname', '-h', '--host', '-p', '--port', '-U', '--username', '-f', '--file', '-v', '--set', '-o'], check: statements(['-c', '--command']) },
   { names: ['mysql', 'mariadb'], values: ['-e', '--execute', '-u', '--user', '-h', '--host', '-P', '--port', '-D', '--database'], check: statements(['-e', '--execute']) },
@@ -42,10 +64,11 @@ export const DATABASE_SPECS: readonly CommandSpec[] = [
   { names: ['sqlcmd'], values: ['-Q', '-q', '-S', '-U', '-P', '-d', '-i'], check: statements(['-Q', '-q']) },
   { names: ['clickhouse-client', 'clickhouse'], values: ['-q', '--query', '-h', '--host', '-u', '--user', '-d', '--database'], check: statements(['-q', '--query']) },
   { names: ['mongo', 'mongosh'], values: ['--eval', '-u', '--username', '-p', '--password', '--host', '--port', '--authenticationDatabase'], check: statements(['--eval']) },
-  { names: ['redis-cli', 'valkey-cli', 'keydb-cli'], values: ['-h', '-p', '-a', '-n', '-u', '--user', '--pass'], check: statements([], (c) => [c.operands.join(' ')]) },
+  { names: ['redis-cli', 'valkey-cli', 'keydb-cli'], values: ['-h', '-p', '-a', '-n', '-u', '--user', '--pass'], check: redis },
   { names: ['cqlsh'], values: ['-e', '--execute', '-u', '-p', '-k', '--keyspace'], check: statements(['-e', '--execute']) },
   { names: ['cockroach'], values: ['-e', '--execute', '--url', '--host', '--database', '-d'], check: statements(['-e', '--execute']) },
-  { names: ['snowsql', 'bq', 'influx', 'trino', 'presto'], values: ['-q', '--query', '-e', '--execute'], check: statements(['-q', '--query', '-e', '--execute'], (c) => (c.name === 'bq' ? c.operands.slice(1) : [])) },
+  { names: ['snowsql', 'bq', 'influx', 'trino', 'presto'], values: ['-q', '--query', '-e', '--execute', '-execute'], check: statements(['-q', '--query', '-e', '--execute', '-execute'], (c) => (c.name === 'bq' ? c.operands.slice(1) : [])) },
+  { names: ['cypher-shell'], values: ['-u', '-p', '-a', '-d', '--database', '-f', '--file'], check: statements([], (c) => c.operands) },
   { names: ['dropdb'], check: (_c, s) => flag(s, REASONS.sqlDrop) },
   { names: ['dropuser'], check: (_c, s) => flag(s, REASONS.accounts) },
   { names: ['mysqladmin'], rules: [{ operand: /^drop$/, reason: REASONS.sqlDrop }] },

@@ -2,7 +2,7 @@ import { REASONS } from '../reasons.js';
 import { flag, type Scan } from '../scan.js';
 import { DISK_DEVICE } from '../write-targets.js';
 import { normalize } from '../paths.js';
-import type { Command, CommandSpec } from './spec.js';
+import { valuesOf, type Command, type CommandSpec } from './spec.js';
 
 /**
  * Disks, partitions and volumes. Formatting or writing raw data to a disk device is hardline (certain loss);
@@ -10,27 +10,28 @@ import type { Command, CommandSpec } from './spec.js';
  */
 const onDevice = (command: Command): boolean => command.operands.some((o) => DISK_DEVICE.test(normalize(o)));
 
-/** A tool that writes to the device it is given unless told only to list or inspect it. */
-function rawTool(readOnly: RegExp) {
-  return (command: Command, scan: Scan): void => {
-    if (command.options.some((o) => readOnly.test(o)) || !onDevice(command)) return;
-    flag(scan, REASONS.rawDisk);
-  };
-}
 
 const volume = REASONS.diskVolume;
 
 export const DISK_SPECS: readonly CommandSpec[] = [
   { names: ['mkfs', 'mke2fs', 'mkswap', 'mkfs.ext2', 'mkfs.ext3', 'mkfs.ext4', 'mkfs.xfs', 'mkfs.btrfs', 'mkfs.vfat', 'mkfs.fat', 'mkfs.ntfs', 'mkfs.exfat', 'mkfs.f2fs', 'newfs', 'newfs_hfs', 'newfs_apfs', 'mkdosfs', 'mkntfs'], check: (_c, s) => flag(s, REASONS.mkfs) },
   { names: ['wipefs'], check: (c, s) => (c.options.some((o) => /^-[a-zA-Z]*a|^--all$|^-o|^--offset/.test(o)) && onDevice(c) ? flag(s, REASONS.rawDisk) : undefined) },
-  { names: ['blkdiscard'], check: rawTool(/^$/) },
-  { names: ['sgdisk'], check: rawTool(/^(-p|--print|-i|--info|-v|--verify|-b|--backup)$/) },
-  { names: ['sfdisk'], check: rawTool(/^(-l|--list|-d|--dump|-J|--json|-s|--show-size|-V|--verify|--backup)$/) },
+  { names: ['blkdiscard'], check: (c: Command, s: Scan) => (onDevice(c) ? flag(s, REASONS.rawDisk) : undefined) },
+  { names: ['sgdisk'], check: (c, s) => {
+    if (!onDevice(c) || c.options.some((o) => /^(-p|--print|-i|--info|-v|--verify|-b|--backup)/.test(o))) return;
+    // Zapping destroys both partition tables outright; the other edits rewrite partitions.
+    flag(s, c.options.some((o) => /^(-Z|--zap-all|-z|--zap)$/.test(o)) ? REASONS.rawDisk : volume);
+  } },
+  { names: ['sfdisk'], check: (c, s) => (c.options.some((o) => /^(-l|--list|-d|--dump|-J|--json|-s|--show-size|-V|--verify|--backup)$/.test(o)) || !onDevice(c) ? undefined : flag(s, volume)) },
   { names: ['fdisk', 'gdisk', 'cfdisk'], check: (c, s) => (c.options.some((o) => /^(-l|--list|-s|--getsz)$/.test(o)) || !onDevice(c) ? undefined : flag(s, volume)) },
   { names: ['parted'], check: (c, s) => (c.options.some((o) => /^(-l|--list)$/.test(o)) || !c.operands.some((o) => /^(rm|mklabel|mktable|mkpart|resizepart|rescue)$/.test(o)) ? undefined : flag(s, volume)) },
-  { names: ['badblocks'], check: rawTool(/^$/), values: ['-b', '-c', '-o', '-t', '-e', '-p'] },
+  { names: ['badblocks'], values: ['-b', '-c', '-o', '-t', '-e', '-p'], check: (c, s) => (c.options.some((o) => /^-[a-zA-Z]*[wn]/.test(o)) && onDevice(c) ? flag(s, volume) : undefined) },
+  { names: ['nvme'], rules: [{ sub: 'format|sanitize|delete-ns|detach-ns', reason: volume }] },
+  { names: ['kexec'], rules: [{ option: /^(-e|--exec)$/, reason: REASONS.shutdown }] },
+  // Shrinking a volume (`-L -5G`) cuts off the filesystem's end.
+  { names: ['lvresize'], values: ['-L', '--size', '-l', '--extents'], check: (c, s) => (valuesOf(c, '-L', '--size', '-l', '--extents').some((v) => v.startsWith('-')) ? flag(s, volume) : undefined) },
   { names: ['hdparm'], check: (c, s) => (c.options.some((o) => /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector)/.test(o)) ? flag(s, REASONS.rawDisk) : undefined) },
-  { names: ['lvremove', 'vgremove', 'pvremove', 'lvreduce', 'vgreduce'], check: (_c, s) => flag(s, volume) },
+  { names: ['lvremove', 'vgremove', 'pvremove', 'lvreduce', 'vgreduce', 'pvmove'], check: (_c, s) => flag(s, volume) },
   { names: ['zpool'], rules: [{ sub: 'destroy|labelclear|offline|detach|remove|split|clear', reason: volume }] },
   { names: ['zfs'], rules: [{ sub: 'destroy|rollback', reason: volume }] },
   { names: ['cryptsetup'], rules: [{ sub: 'luksFormat|erase|luksErase|luksKillSlot|luksRemoveKey|close|luksClose|reencrypt', reason: volume }] },

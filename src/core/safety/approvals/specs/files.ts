@@ -1,7 +1,7 @@
 import { isCriticalPath, isInsideWorkspace, isUnder, normalize, resolvePath, SYSTEM_DIRS } from '../paths.js';
 import { REASONS } from '../reasons.js';
-import { flag, type Scan } from '../scan.js';
-import { checkReadSource, checkWriteTarget, HISTORY_FILE, insideWorkspace } from '../write-targets.js';
+import { COMPILED, flag, type Scan } from '../scan.js';
+import { checkReadSource, checkWriteTarget, HISTORY_FILE, insideWorkspace, isSensitivePath } from '../write-targets.js';
 import { hasFlag, valuesOf, type Command, type CommandSpec } from './spec.js';
 
 /**
@@ -16,10 +16,25 @@ export function judgeRecursiveDelete(targets: readonly string[], scan: Scan, rea
   else if (targets.length === 0 || !targets.every((t) => insideWorkspace(t, scan))) flag(scan, reason);
 }
 
+/**
+ * Deleting or emptying one file: routine inside the workspace (a checkpoint restores it), asks outside it
+ * when the detector knows where it is (with no workspace in the context it cannot tell, and does not ask).
+ */
+export function judgeFileDelete(target: string, scan: Scan): void {
+  scan.mutatesFiles = true;
+  if (HISTORY_FILE.test(target) || HISTORY_FILE.test(resolvePath(target, scan.paths) ?? '')) {
+    flag(scan, REASONS.history);
+    return;
+  }
+  checkWriteTarget(target, scan);
+  const known = resolvePath(target, scan.paths) !== null || scan.remote;
+  if (known && scan.paths.workspace !== undefined && !insideWorkspace(target, scan)) flag(scan, REASONS.outsideDelete);
+}
+
 function rm(command: Command, scan: Scan): void {
   const recursive = hasFlag(command, 'r', '--recursive') || hasFlag(command, 'R');
   if (!recursive) {
-    for (const target of command.operands) checkWriteTarget(target, scan);
+    for (const target of command.operands) judgeFileDelete(target, scan);
     scan.mutatesFiles = true;
     return;
   }
@@ -45,7 +60,7 @@ function mv(command: Command, scan: Scan): void {
   for (const source of sources) {
     if (HISTORY_FILE.test(source)) flag(scan, REASONS.history);
     // Moving a file away removes it from where it was.
-    else checkWriteTarget(source, scan);
+    else judgeFileDelete(source, scan);
   }
   copyTarget(command, scan);
 }
@@ -58,6 +73,7 @@ function permissions(command: Command, scan: Scan): void {
   const [mode = '', ...paths] = command.operands;
   const resolved = paths.map((p) => resolvePath(p, scan.paths) ?? normalize(p));
   const inWorkspace = paths.length > 0 && paths.every((p) => isInsideWorkspace(p, scan.paths) || resolvePath(p, scan.paths) === null);
+  if (paths.some((p) => isSensitivePath(p, scan))) flag(scan, REASONS.systemPerms);
   if (command.name === 'chmod') {
     if (/^[0-7]{3,4}$/.test(mode) && '2367'.includes(mode.at(-1) as string)) flag(scan, REASONS.worldWritable, !inWorkspace);
     if (/(^|,)[ugo]*[ao][ugo]*[+=][rwxXst]*w/.test(mode)) flag(scan, REASONS.worldWritable, !inWorkspace);
@@ -87,18 +103,32 @@ function find(command: Command, scan: Scan): void {
     const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+'));
     const inner = args.slice(i + 1, end === -1 ? args.length : end);
     if (['rm', 'shred', 'unlink', 'rmdir'].includes(inner[0] ?? '')) deletes = true;
-    // `{}` is each file found: a path below every starting point.
-    for (const root of roots) scan.runArgv(inner.map((w) => w.replace('{}', `${root}/{}`)));
+    // `{}` is each file found: a path below every starting point (`-name etc` under `/`: `/etc` itself).
+    const named = valuesAfter(args, '-name').find((n) => !/[*?[]/.test(n));
+    for (const root of roots) scan.runArgv(inner.map((w) => w.replace('{}', `${root.replace(/\/$/, '')}/${named ?? '{}'}`)));
   });
   if (!deletes) return;
   scan.mutatesFiles = true;
-  if (roots.some((r) => isCriticalPath(r, scan.paths))) flag(scan, REASONS.deleteCritical);
+  // `find ~ -name '*.bak' -delete` removes some files under home, not home itself.
+  const filtered = args.some((a, i) => FIND_FILTERS.has(a) && !/^\*?$/.test(args[i + 1] ?? ''));
+  if (!filtered && roots.some((r) => isCriticalPath(r, scan.paths))) flag(scan, REASONS.deleteCritical);
   else if (!roots.every((r) => insideWorkspace(`${r}/x`, scan))) flag(scan, REASONS.findDelete);
 }
+
+function valuesAfter(args: readonly string[], option: string): string[] {
+  return args.flatMap((a, i) => (a === option && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
+}
+
+const FIND_FILTERS: ReadonlySet<string> = new Set(['-name', '-iname', '-path', '-ipath', '-regex', '-iregex', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-newer', '-size', '-user', '-group', '-perm', '-empty', '-lname', '-wholename', '-links', '-inum', '-uid', '-gid']);
 
 function cd(command: Command, scan: Scan): void {
   const target = command.operands[0];
   scan.paths.cwd = target === undefined ? (scan.paths.home ?? null) : target === '-' ? null : resolvePath(target, scan.paths);
+}
+
+function copy(command: Command, scan: Scan): void {
+  if (command.name !== 'install' && command.name !== 'ln') for (const source of command.operands.slice(0, -1)) checkReadSource(source, scan);
+  copyTarget(command, scan);
 }
 
 const writesOperands = (command: Command, scan: Scan): void => {
@@ -109,17 +139,30 @@ const readsOperands = (command: Command, scan: Scan): void => {
   for (const operand of command.operands) checkReadSource(operand, scan);
 };
 
+/** `gcc bomb.c -o bomb`: the binary runs what the source says, if the line wrote the source. */
+function compile(command: Command, scan: Scan): void {
+  const output = valuesOf(command, '-o')[0] ?? 'a.out';
+  const sources = command.operands.map((o) => scan.files.get(o.slice(o.lastIndexOf('/') + 1))).filter((t): t is string => t !== undefined);
+  if (sources.length > 0) scan.files.set(`${COMPILED}${output.slice(output.lastIndexOf('/') + 1)}`, sources.join('\n'));
+}
+
 export const FILE_SPECS: readonly CommandSpec[] = [
+  { names: ['gcc', 'cc', 'clang', 'g++', 'c++', 'clang++', 'tcc'], values: ['-o', '-I', '-L', '-l', '-D', '-x', '-std', '-include'], check: compile },
   { names: ['rm', 'trash', 'trash-put', 'srm'], check: rm },
   { names: ['rimraf', 'del-cli', 'rmrf'], check: (c, s) => judgeRecursiveDelete(c.operands, s) },
-  { names: ['rmdir', 'unlink', 'touch', 'mkdir', 'mkfifo', 'mknod'], check: writesOperands },
-  { names: ['cp', 'install', 'ln', 'rsync', 'scp', 'ditto'], values: ['-t', '--target-directory', '-m', '--mode', '-o', '--owner', '-g', '--group', '-e', '--rsh', '-S', '--suffix', '-P', '-i', '-F', '--exclude', '--include', '--filter', '-f'], check: (c, s) => {
-    if (c.name === 'cp' || c.name === 'scp' || c.name === 'rsync') for (const source of c.operands.slice(0, -1)) checkReadSource(source, s);
-    copyTarget(c, s);
+  { names: ['unlink'], check: (c, s) => {
+    for (const target of c.operands) judgeFileDelete(target, s);
   } },
+  { names: ['rmdir', 'touch', 'mkdir', 'mkfifo', 'mknod'], check: writesOperands },
+  { names: ['cp', 'install', 'ln', 'ditto', 'gcp'], values: ['-t', '--target-directory', '-m', '--mode', '-o', '--owner', '-g', '--group', '-S', '--suffix'], check: copy },
+  { names: ['rsync'], values: ['-e', '--rsh', '--exclude', '--include', '--filter', '-f', '--port', '--exclude-from', '--include-from', '--files-from', '-T', '--temp-dir', '--backup-dir', '--chmod', '--chown'], check: copy },
+  { names: ['scp'], values: ['-P', '-i', '-F', '-o', '-c', '-l', '-S', '-J'], check: copy },
   { names: ['mv'], values: ['-t', '--target-directory', '-S', '--suffix'], check: mv },
   { names: ['tee'], check: writesOperands },
-  { names: ['truncate', 'shred', 'fallocate'], values: ['-s', '--size', '-r', '--reference', '-n', '--iterations', '-l', '--length', '-o', '--offset'], check: writesOperands },
+  { names: ['truncate', 'shred'], values: ['-s', '--size', '-r', '--reference', '-n', '--iterations'], check: (c, s) => {
+    for (const target of c.operands) judgeFileDelete(target, s);
+  } },
+  { names: ['fallocate'], values: ['-l', '--length', '-o', '--offset'], check: writesOperands },
   { names: ['dd'], check: dd },
   { names: ['chmod', 'chown', 'chgrp', 'chattr', 'setfacl'], values: ['--reference'], check: permissions },
   { names: ['sed', 'gsed'], values: ['-e', '--expression', '-f', '--file', '-l', '--line-length'], check: inPlaceEdit },

@@ -1,7 +1,7 @@
 import { REASONS } from '../reasons.js';
 import { flag, type Scan } from '../scan.js';
 import { checkSelfWrite } from '../self-rules.js';
-import { hasFlag, type Command, type CommandSpec, type Rule } from './spec.js';
+import { hasFlag, valuesOf, type Command, type CommandSpec, type Rule } from './spec.js';
 
 /**
  * git: what a checkpoint cannot restore always asks (remote deletes, force pushes, `branch -D`, stash and reflog
@@ -35,6 +35,16 @@ function gitCheck(command: Command, scan: Scan): void {
   if (sub === 'checkout' && (afterSub.includes('--') || rest.includes('.') || hasFlag(command, 'f', '--force'))) discards(scan);
   if (sub === 'restore' && rest.length > 0 && !(command.options.includes('--staged') && !command.options.some((o) => o === '--worktree' || o === '-W'))) discards(scan);
   if (sub !== undefined && ['clean', 'reset', 'checkout', 'restore', 'stash', 'rm', 'mv', 'apply', 'merge', 'rebase', 'pull', 'cherry-pick', 'revert', 'switch'].includes(sub)) scan.mutatesFiles = true;
+  // `git -c alias.x='!rm -rf ~' x` runs the alias; `git config alias.x '!…'` plants it for later: both are read.
+  for (const value of valuesOf(command, '-c')) {
+    const alias = /^alias\.([\w-]+)=!(.*)$/s.exec(value);
+    if (alias !== null && alias[1] === sub) scan.runShell(alias[2] as string);
+  }
+  if (sub === 'config' && /^alias\./.test(rest.find((r) => r.startsWith('alias.')) ?? '')) {
+    const body = rest[rest.findIndex((r) => r.startsWith('alias.')) + 1];
+    if (body?.startsWith('!') === true) scan.runShell(body.slice(1));
+  }
+  if (sub === 'config' && rest.some((r) => /^core\.(hooksPath|sshCommand|pager|fsmonitor)$/.test(r)) && command.options.some((o) => o === '--global' || o === '--system')) flag(scan, REASONS.persistence);
   // `git clone … <skills dir>` installs a skill behind the user's back.
   if (sub === 'clone' && command.operands.length >= 3) checkSelfWrite(command.operands.at(-1) as string, scan);
 }
@@ -44,5 +54,7 @@ function discards(scan: Scan): void {
 }
 
 export const GIT_SPECS: readonly CommandSpec[] = [
+  // History rewriters outside git itself.
+  { names: ['bfg', 'git-filter-repo', 'git-filter-branch'], check: (_c, s) => flag(s, REASONS.gitHistory) },
   { names: ['git'], values: ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '-m', '-F', '--file', '-b', '-B', '--branch', '--depth', '-o', '--origin', '--author', '--date', '-u', '--template', '--format', '--pretty', '-n', '--max-count', '--since', '--until', '--grep', '-S', '-G', '--reference', '-X', '--strategy-option', '-s', '--strategy'], rules: GIT_RULES, check: gitCheck },
 ];

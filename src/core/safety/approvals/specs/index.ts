@@ -27,8 +27,8 @@ const DATA_COMMANDS: CommandSpec = {
     'set', 'shopt', 'trap', 'ulimit', 'umask', 'hash', 'let', 'getopts', 'shift', 'break', 'continue', 'locate', 'mdfind', 'fd', 'fdfind',
     'printenv', 'id', 'whoami', 'uname', 'hostname', 'uptime', 'ps', 'top', 'htop', 'df', 'du', 'free', 'lsof', 'pgrep', 'jobs', 'fg', 'bg',
     'popd', 'dirs', 'clear', 'tput', 'open', 'xdg-open', 'code', 'make', 'cmake', 'ninja', 'tsc', 'eslint', 'prettier', 'jest', 'vitest',
-    'pytest', 'mypy', 'ruff', 'black', 'rustc', 'gcc', 'g++', 'clang', 'javac', 'java', 'zip', 'unzip', 'tar', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', '7z',
-    'ping', 'dig', 'nslookup', 'host', 'traceroute', 'ip', 'ifconfig', 'netstat', 'ss', 'journalctl', 'dmesg', 'lsblk', 'blkid', 'mount', 'export',
+    'pytest', 'mypy', 'ruff', 'black', 'rustc', 'javac', 'java', 'zip', 'unzip', 'tar', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', '7z',
+    'traceroute', 'ip', 'ifconfig', 'netstat', 'ss', 'journalctl', 'dmesg', 'lsblk', 'blkid', 'mount', 'export',
     'declare', 'local', 'readonly', 'typeset', 'unset', 'shellcheck', 'shfmt', 'nproc', 'lscpu', 'env', 'sudoedit',
   ],
 };

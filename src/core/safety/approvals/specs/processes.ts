@@ -1,5 +1,5 @@
 import { REASONS } from '../reasons.js';
-import { flag, UNKNOWN, type Scan } from '../scan.js';
+import { ALL_PROCESSES, flag, UNKNOWN, type Scan } from '../scan.js';
 import type { Command, CommandSpec } from './spec.js';
 
 /**
@@ -15,28 +15,30 @@ function kill(command: Command, scan: Scan): void {
     if (a === '-s' || a === '-n' || a === '--signal') i += 1;
     else if (!a.startsWith('-') || i === args.length - 1) targets.push(a);
   }
-  if (args.at(-1) === '-1') flag(scan, REASONS.killAll);
+  if (args.at(-1) === '-1' || targets.some((t) => t.includes(ALL_PROCESSES))) flag(scan, REASONS.killAll);
   // `kill $!` ends the job this line started: not broad.
   const computed = targets.some((t) => t.includes(UNKNOWN)) && !/\$!/.test(command.invocation.source);
   if (computed || targets.some((t) => t === '1' || t === '0')) flag(scan, REASONS.killProcesses);
 }
 
-/** Names that match far more than the process meant: interpreters, shells, desktops, databases, the system itself. */
-const BROAD_NAMES = /^(node|nodejs|python[\d.]*|java|ruby|perl|php|bash|sh|zsh|fish|ssh|sshd|systemd|init|launchd|Xorg|X|gnome-shell|plasmashell|kwin\w*|Finder|Dock|WindowServer|loginwindow|SystemUIServer|explorer(\.exe)?|chrome|google-chrome|chromium|firefox|Safari|docker|dockerd|containerd|postgres|mysqld|redis-server|nginx|apache2|httpd|code|Code|electron|cron|dbus-daemon|pulseaudio|pipewire|tmux|screen|su|sudo|login|getty|agetty|kworker|-)$/;
-
-/** pkill/killall by user, terminal, session or parent, by a catch-all pattern, or by a name shared by many processes. */
+/**
+ * pkill/killall: by name, pattern or user, which can match processes the agent never started (the user's
+ * editor, a database), so it always asks; `-v` inverts the match and reaches every other process.
+ */
 function killByName(command: Command, scan: Scan): void {
-  const byOwner = command.options.some((o) => /^(-[a-zA-Z]*[uUgGtPs]|--(user|uid|group|terminal|parent|session|euid|older-than|younger-than))/.test(o)) && !/^-\d+$/.test(command.options[0] ?? '');
-  const patterns = command.operands;
-  const broad = patterns.length === 0 || patterns.some((p) => p.includes(UNKNOWN) || p.length < 3 || /^[.^]|\.\*|^\W+$/.test(p) || BROAD_NAMES.test(p));
-  if (byOwner || broad) flag(scan, REASONS.killProcesses);
+  if (command.options.some((o) => /^-[a-zA-Z]*v/.test(o) || o === '--inverse') && command.name === 'pkill') flag(scan, REASONS.killAll);
+  else flag(scan, REASONS.killProcesses);
 }
 
 export const PROCESS_SPECS: readonly CommandSpec[] = [
   { names: ['kill'], check: kill },
-  { names: ['pkill', 'killall', 'skill', 'slay'], values: ['-u', '-U', '-g', '-G', '-t', '-P', '-s', '-n', '-o', '--signal', '-F', '--pidfile', '--ns', '--nslist'], check: killByName },
+  { names: ['pkill', 'killall', 'skill', 'slay'], values: ['-u', '-U', '-g', '-G', '-t', '-P', '-s', '--signal', '-F', '--pidfile', '--ns', '--nslist'], check: killByName },
   { names: ['killall5'], check: (_c, s) => flag(s, REASONS.killAll) },
   { names: ['fuser'], check: (c, s) => (c.options.some((o) => /^-[a-zA-Z]*k/.test(o) || o === '--kill') ? flag(s, REASONS.killProcesses) : undefined) },
-  { names: ['tmux'], rules: [{ sub: 'kill-server', reason: REASONS.killProcesses }] },
+  { names: ['tmux'], rules: [{ sub: 'kill-server|kill-session|kill-window|kill-pane', reason: REASONS.killProcesses }] },
+  { names: ['forever'], rules: [{ sub: 'stop|stopall|restartall', reason: REASONS.stopService }] },
+  { names: ['sc', 'sc.exe'], rules: [{ sub: 'stop|delete|pause', reason: REASONS.stopService }, { sub: '* stop|delete', reason: REASONS.stopService }, { sub: 'config', operand: /^disabled$/, reason: REASONS.stopService }] },
+  { names: ['net', 'net.exe'], rules: [{ sub: 'stop', reason: REASONS.stopService }, { sub: 'user', operand: /^\/delete$/i, reason: REASONS.accounts }] },
+  { names: ['taskkill', 'taskkill.exe'], check: (_c, s) => flag(s, REASONS.killProcesses) },
   { names: ['screen'], rules: [{ option: /^-X$/, operand: /^quit$/, reason: REASONS.killProcesses }] },
 ];

@@ -10,6 +10,7 @@ const STOPS = 'stop|disable|mask|kill|isolate|unload|bootout|remove';
 function systemctl(command: Command, scan: Scan): void {
   const [verb = '', ...units] = command.operands;
   if (['poweroff', 'reboot', 'halt', 'kexec', 'soft-reboot'].includes(verb)) flag(scan, REASONS.shutdown);
+  if (['enable', 'link', 'add-wants', 'add-requires', 'set-default', 'preset', 'reenable'].includes(verb)) flag(scan, REASONS.persistence);
   if (STOPS.split('|').includes(verb)) {
     flag(scan, REASONS.stopService);
     if (units.some((u) => SECURITY_SERVICE.test(u))) flag(scan, REASONS.disableSecurity);
@@ -26,7 +27,7 @@ function service(command: Command, scan: Scan): void {
 
 const shutdown = (_c: Command, s: Scan): void => flag(s, REASONS.shutdown);
 
-const LAUNCHCTL: readonly Rule[] = [{ sub: 'unload|bootout|remove|disable|kill|stop', reason: REASONS.stopService }];
+const LAUNCHCTL: readonly Rule[] = [{ sub: 'unload|bootout|remove|disable|kill|stop', reason: REASONS.stopService }, { sub: 'load|bootstrap|submit|enable', reason: REASONS.persistence }];
 
 export const SERVICE_SPECS: readonly CommandSpec[] = [
   { names: ['shutdown', 'reboot', 'halt', 'poweroff', 'telinit'], check: (c, s) => (c.options.some((o) => o === '-c' || o === '--help') ? undefined : shutdown(c, s)) },
@@ -40,5 +41,5 @@ export const SERVICE_SPECS: readonly CommandSpec[] = [
   { names: ['rc-update'], rules: [{ sub: 'del|delete', reason: REASONS.stopService }] },
   { names: ['chkconfig'], rules: [{ sub: '* off', reason: REASONS.stopService }, { option: /^--del$/, reason: REASONS.stopService }] },
   { names: ['brew'], rules: [{ sub: 'services stop|kill|cleanup', reason: REASONS.stopService }, { sub: 'uninstall|remove|rm|autoremove|untap|zap', reason: REASONS.packageRemove }] },
-  { names: ['pm2'], rules: [{ sub: 'kill', reason: REASONS.killProcesses }, { sub: 'delete|del', operand: /^all$/, reason: REASONS.stopService }] },
+  { names: ['pm2'], rules: [{ sub: 'kill', reason: REASONS.killProcesses }, { sub: 'stop|delete|del|restart|reload', operand: /^all$/, reason: REASONS.stopService }] },
 ];

@@ -34,12 +34,49 @@ function shell(command: Command, scan: Scan): void {
     const code = command.args[codeAt + 1];
     if (invocation.downloaded) flag(scan, REASONS.pipeToShell);
     if (invocation.decoded) flag(scan, REASONS.obfuscatedCode);
-    if (code !== undefined) scan.runShell(code);
+    if (code === undefined) return;
+    const outer = scan.vars.get('BASH_EXECUTION_STRING');
+    scan.vars.set('BASH_EXECUTION_STRING', code);
+    try {
+      scan.runShell(code);
+    } finally {
+      if (outer === undefined) scan.vars.delete('BASH_EXECUTION_STRING');
+      else scan.vars.set('BASH_EXECUTION_STRING', outer);
+    }
     return;
   }
   const script = command.operands[0];
   if (invocation.downloaded || runsDownloadedFile(script, scan)) flag(scan, REASONS.pipeToShell);
-  if (script === undefined || script === '-' || command.options.includes('-s')) runStdinCode(invocation.stdin, scan, (code) => scan.runShell(code));
+  if (script !== undefined) runWrittenFile(script, scan);
+  if (script === undefined || script === '-' || command.options.includes('-s')) {
+    judgePipedCode(invocation.stdin, scan);
+    runStdinCode(invocation.stdin, scan, (code) => scan.runShell(code));
+  }
+}
+
+/** Text a shell reads from the network (`telnet … | bash`) is a remote shell; text a filter generated is unknown code. */
+const NETWORK_CLIENTS = new Set(['nc', 'ncat', 'netcat', 'telnet', 'socat', 'openssl', 'ssh', 'websocat', 'cryptcat']);
+const GENERATORS = new Set(['sed', 'awk', 'gawk', 'perl', 'printf', 'echo', 'tr', 'jq', 'xargs', 'python', 'python3', 'node', 'ruby', 'cut', 'paste']);
+
+function judgePipedCode(stdin: Stdin | null, scan: Scan): void {
+  if (stdin?.kind !== 'pipe') return;
+  if (stdin.upstream.some((u) => NETWORK_CLIENTS.has(u))) flag(scan, REASONS.remoteShell);
+  else if (stdin.text === null && !stdin.downloaded && stdin.upstream.some((u) => GENERATORS.has(u))) flag(scan, REASONS.dynamicCommand);
+}
+
+/** A file this line wrote (`cat > x.sh <<EOF`, `printf … > b.sh`) is run: its text is the code. */
+export function runWrittenFile(path: string, scan: Scan): boolean {
+  const text = scan.files.get(path.slice(path.lastIndexOf('/') + 1));
+  if (text === undefined) return false;
+  const self = scan.vars.get('0');
+  scan.vars.set('0', path);
+  try {
+    scan.runShell(text);
+  } finally {
+    if (self === undefined) scan.vars.delete('0');
+    else scan.vars.set('0', self);
+  }
+  return true;
 }
 
 function evaluate(command: Command, scan: Scan): void {
@@ -50,6 +87,7 @@ function evaluate(command: Command, scan: Scan): void {
 
 function source(command: Command, scan: Scan): void {
   if (command.invocation.downloaded || runsDownloadedFile(command.operands[0], scan)) flag(scan, REASONS.pipeToShell);
+  if (command.operands[0] !== undefined) runWrittenFile(command.operands[0], scan);
   if (command.operands[0] === '/dev/stdin' || command.operands[0] === '-') runStdinCode(command.invocation.stdin, scan, (code) => scan.runShell(code));
 }
 

@@ -18,4 +18,6 @@ export const SYSTEM_SPECS: readonly CommandSpec[] = [
   { names: ['crontab'], values: ['-u'], check: crontab },
   { names: ['history'], check: (c, s) => (c.options.some((a) => /^-[a-z]*[cd]/.test(a)) ? flag(s, REASONS.history) : undefined) },
   { names: ['hearth', 'at', 'batch'], check: self },
+  { names: ['schtasks', 'schtasks.exe'], rules: [{ operand: /^\/create$/i, reason: REASONS.persistence }, { operand: /^\/delete$/i, reason: REASONS.destructiveVerb }] },
+  { names: ['reg', 'reg.exe'], rules: [{ sub: 'add', operand: /\\(Run|RunOnce|Winlogon|Image File Execution Options)\b/i, reason: REASONS.persistence }, { sub: 'delete', reason: REASONS.destructiveVerb }] },
 ];
