@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { HearthError, errorMessage } from '../../core/errors.js';
-import { scanForInjection, type InjectionFinding } from '../../core/safety/injection/scan.js';
+import { languageNames } from '../../core/safety/injection/lexicons/index.js';
+import { scanForInjection, type InjectionFinding, type ModelOpinion, type ScanVerdict } from '../../core/safety/injection/scan.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
 
@@ -10,14 +11,23 @@ export const scanHelp = `Usage:
   hearth scan <file|-> [--json]        scan a file (or stdin) for prompt injection: exit 0 clean, 1 suspicious, 2 unreadable
   hearth scan --stdin-lines [--json]   scan each input line as its own text; one result per line
 
-Looks for instruction overrides (English, Chinese, Japanese, Spanish, French, German, Russian), spoofed
-system/assistant turns, orders to exfiltrate secrets or to switch off approvals, hidden markup and
-invisible or bidi Unicode. Needs no database key and no model.`;
+Reads intent, not phrases: orders to drop the agent's instructions (in ${languageNames().length} languages: ${languageNames().join(', ')}),
+system-prompt extraction, persona jailbreaks, orders to switch off approvals or to exfiltrate secrets,
+persistence, memory poisoning, spoofed system/assistant/tool turns, hidden markup and invisible or bidi
+Unicode; text hidden as base64, hex, ROT13, reversed or escaped text is decoded and read again. A small
+learned model built with Hearth gives a second opinion ("model" in the report says whether it ran).
+Needs no database key and no chat model.`;
 
-/** The report `hearth scan --json` prints; `verdict` is "suspicious" for any finding, high or medium. */
+/**
+ * The report `hearth scan --json` prints; `verdict` is "suspicious" for any finding, high or medium, and
+ * `level` is the scanner's own verdict (clean, suspicious or blocked: what a memory write or skill install
+ * would do). `model` says what the learned model scored, or why it could not run (rules only).
+ */
 export interface ScanReport {
   verdict: 'clean' | 'suspicious';
-  findings: Array<{ kind: string; rule: string; severity: string; message: string; index?: number; excerpt?: string }>;
+  level: ScanVerdict;
+  findings: Array<{ kind: string; rule: string; severity: string; message: string; index?: number; excerpt?: string; lang?: string; decoded?: string; hiddenIn?: string }>;
+  model: ModelOpinion;
 }
 
 export async function scanCommand(argv: string[], io: CliIO): Promise<number> {
@@ -44,7 +54,8 @@ export async function scanCommand(argv: string[], io: CliIO): Promise<number> {
 
 export function scanText(text: string): ScanReport {
   const result = scanForInjection(text, { source: 'scan' });
-  return { verdict: result.findings.length === 0 ? 'clean' : 'suspicious', findings: result.findings.map(toReported) };
+  const model: ModelOpinion = result.model ?? { state: 'unavailable', reason: 'the scanner did not report the learned model' };
+  return { verdict: result.findings.length === 0 ? 'clean' : 'suspicious', level: result.verdict, findings: result.findings.map(toReported), model };
 }
 
 function toReported(finding: InjectionFinding): ScanReport['findings'][number] {
@@ -55,6 +66,9 @@ function toReported(finding: InjectionFinding): ScanReport['findings'][number] {
     message: finding.message,
     ...(finding.index === undefined ? {} : { index: finding.index }),
     excerpt: finding.excerpt,
+    ...(finding.lang === undefined ? {} : { lang: finding.lang }),
+    ...(finding.decoded === undefined ? {} : { decoded: finding.decoded }),
+    ...(finding.hiddenIn === undefined ? {} : { hiddenIn: finding.hiddenIn }),
   };
 }
 
@@ -92,10 +106,11 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 function readable(name: string, report: ScanReport): string {
-  if (report.verdict === 'clean') return `clean: ${name}\n`;
+  const degraded = report.model.state === 'unavailable' ? `  note: rules only, ${report.model.reason}\n` : '';
+  if (report.verdict === 'clean') return `clean: ${name}\n${degraded}`;
   const lines = report.findings.map((f) => {
     const where = f.index === undefined ? '' : ` at ${f.index}`;
     return `  ${f.severity.padEnd(6)} ${f.kind} (${f.rule})${where}: ${f.message}\n         “${f.excerpt ?? ''}”`;
   });
-  return `suspicious: ${name} (${report.findings.length} finding${report.findings.length === 1 ? '' : 's'})\n${lines.join('\n')}\n`;
+  return `suspicious: ${name} (${report.findings.length} finding${report.findings.length === 1 ? '' : 's'})\n${lines.join('\n')}\n${degraded}`;
 }
