@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HearthError } from '../src/core/errors.js';
 import { installSkill } from '../src/core/skills/install.js';
+import { freshHomeEnv, runHearth } from './fixtures/cli.js';
 import { basicFields, skillMd, tempDir, writeSkill } from './fixtures/skills/write-skill.js';
 
 /** Installing a skill from outside puts its files where the model reads them as instructions: each is scanned first. */
@@ -48,5 +49,24 @@ describe('installSkill scans what it installs', () => {
     const warnings = result.issues.filter((i) => i.rule === 'H-injection');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.message).toContain(join('scripts', 'call.sh'));
+  });
+
+  it('`hearth skills install` installs a SKILL.md that starts with a UTF-8 byte-order mark (catches a leading BOM refused as invisible Unicode, which blocked official skills)', async () => {
+    const src = tempDir();
+    const dir = writeSkill(src, 'docx-helper', `\uFEFF${skillMd(basicFields('docx-helper'), '# Steps\n1. Open the document.\n2. Edit the XML parts.\n')}`);
+    const env = freshHomeEnv();
+    const result = await runHearth(['skills', 'install', dir], { env });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Installed "docx-helper"');
+    expect(existsSync(join(env.HEARTH_HOME as string, 'skills', 'docx-helper', 'SKILL.md'))).toBe(true);
+  });
+
+  it('a byte-order mark in the middle of a skill file is still refused (catches exempting every U+FEFF, not just the leading one)', () => {
+    const src = tempDir();
+    const skills = tempDir();
+    const dir = writeSkill(src, 'sneaky', skillMd(basicFields('sneaky'), '# Steps\n1. Rea\uFEFFd the input.\n'));
+    const err = refusal(() => installSkill(dir, skills));
+    expect(err.message).toContain('invisible');
   });
 });
