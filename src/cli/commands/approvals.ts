@@ -7,7 +7,7 @@ import { HearthError } from '../../core/errors.js';
 import { ApprovalAuditLog } from '../../core/safety/approvals/audit-log.js';
 import { openStore } from '../../core/store/open-store.js';
 import type { Classification } from '../../core/safety/approvals/broker.js';
-import { classifyCommand, type DetectorContext } from '../../core/safety/approvals/detector.js';
+import { classifyCommand, REASONS, type DetectorContext } from '../../core/safety/approvals/detector.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
 
@@ -15,7 +15,10 @@ export const approvalsHelp = `Usage:
   hearth approvals check "<command>" [--json] [--workspace DIR]
       classify a shell command: exit 0 safe, 1 dangerous (needs approval), 2 hardline (always refused)
   hearth approvals check --stdin [--json] [--workspace DIR]
-      classify one command per input line; prints one result per line (with the command) and exits 0
+      classify one command per input line: exactly one result per line, in order (a blank line is safe;
+      a line the checker cannot read is dangerous), each with the command; exits 0
+  --json prints {command?, verdict, reasons, irreversible}: irreversible is true when what a flagged
+      command changes lies beyond a workspace checkpoint (outside the workspace, remote, processes…)
   hearth approvals list [--json]        reasons you approved "always" (config.yaml approvals.allowlist)
   hearth approvals revoke "<reason>"    ask again for commands with this reason
   hearth approvals log [--json] [--limit N]
@@ -49,7 +52,7 @@ export async function approvalsCommand(argv: string[], io: CliIO): Promise<numbe
       const command = rest.join(' ');
       if (command.trim() === '') throw new HearthError('usage', `Give a command to check, e.g. hearth approvals check "rm -rf build".\n${approvalsHelp}`);
       const result = classifyCommand(command, context);
-      io.out(json ? `${JSON.stringify({ verdict: result.verdict, reasons: result.reasons })}\n` : `${describe(result)}\n`);
+      io.out(json ? `${JSON.stringify(jsonResult(result))}\n` : `${describe(result)}\n`);
       return EXIT_CODES[result.verdict];
     }
     case 'list': {
@@ -73,12 +76,27 @@ function detectorContext(io: CliIO, workspaceFlag: string | undefined): Detector
   return { workspace, cwd: workspace, home: io.env.HOME ?? homedir(), hearthHome: resolveHome(io.env) };
 }
 
+function jsonResult(result: Classification): { verdict: Classification['verdict']; reasons: string[]; irreversible: boolean } {
+  return { verdict: result.verdict, reasons: result.reasons, irreversible: result.irreversible === true };
+}
+
+/**
+ * One result per input line, in order, so a caller can zip its input with the output: a blank line is safe
+ * (nothing runs), and a line the detector fails on is reported as dangerous with the error, never dropped.
+ */
 async function checkLines(io: CliIO, context: DetectorContext, json: boolean): Promise<void> {
   const lines = createInterface({ input: io.stdin, terminal: false, crlfDelay: Infinity });
   for await (const line of lines) {
-    if (line.trim() === '') continue;
-    const result = classifyCommand(line, context);
-    io.out(json ? `${JSON.stringify({ command: line, verdict: result.verdict, reasons: result.reasons })}\n` : `${describe(result)}\t${line}\n`);
+    let result: Classification;
+    let error: string | undefined;
+    try {
+      result = line.trim() === '' ? { verdict: 'safe', reasons: [] } : classifyCommand(line, context);
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+      io.err(`hearth: could not classify line ${JSON.stringify(line)}: ${error}\n`);
+      result = { verdict: 'dangerous', reasons: [REASONS.unreadable], irreversible: true };
+    }
+    io.out(json ? `${JSON.stringify({ command: line, ...jsonResult(result), ...(error === undefined ? {} : { error }) })}\n` : `${describe(result)}\t${line}\n`);
   }
 }
 
