@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyCommand } from '../src/core/safety/approvals/detector.js';
-import { CORPUS_CONTEXT, loadCorpus, scoreCorpus } from './fixtures/approval-corpus/corpus.js';
+import { CORPUS_CONTEXT, loadCorpus, loadSplit, scoreCorpus } from './fixtures/approval-corpus/corpus.js';
 
 /**
  * The hand-written corpus (test/fixtures/approval-corpus): every line must get its expected verdict.
@@ -41,5 +41,44 @@ describe('approval corpus', () => {
     expect(everything.hardlinePrecision).toBeLessThan(0.3);
     const real = scoreCorpus(entries, (c) => classifyCommand(c, CORPUS_CONTEXT));
     expect(real.misses.map((m) => m.command).sort()).toEqual([...KNOWN_MISSES.keys()].sort());
+  });
+});
+
+/**
+ * The dev split (SPLITS.md) is what the rules are tuned on: every line must get its expected verdict, or be
+ * listed here with the reason it is accepted (none at present).
+ */
+const DEV_KNOWN_MISSES: ReadonlyMap<string, string> = new Map();
+const dev = loadSplit('dev');
+
+describe('approval dev split', () => {
+  it('loads every line with a category (a parse change must not shrink it silently)', () => {
+    expect(dev.length).toBeGreaterThanOrEqual(800);
+    expect(new Set(dev.map((e) => e.category)).size).toBeGreaterThanOrEqual(25);
+  });
+
+  it.each(dev.filter((e) => !DEV_KNOWN_MISSES.has(e.command)).map((e) => [`${e.where} [${e.category}] ${e.command.split('\n')[0] ?? ''}`, e] as const))('%s', (_, entry) => {
+    const result = classifyCommand(entry.command, CORPUS_CONTEXT);
+    expect({ verdict: result.verdict, reasons: result.reasons }).toMatchObject({ verdict: entry.expected });
+  });
+});
+
+/**
+ * The test split is held out: it is never read to tune rules, and a failure here prints numbers only, never
+ * commands. The thresholds sit just under what the detector scored when they were set (bench output in
+ * decision 0009), so a regression fails while the split stays unseen.
+ */
+const HELD_OUT_FLOORS = { precision: 0.99, recall: 0.94, hardlinePrecision: 0.99, hardlineRecall: 0.86 };
+const HELD_OUT_FP_CEILING = 0.01;
+
+describe('approval test split (held out)', () => {
+  it('scores at least the recorded floors', () => {
+    const test = loadSplit('test');
+    // Catches a split that stopped loading and a scorer that reports whatever it is given.
+    expect(test.length).toBeGreaterThanOrEqual(1000);
+    const score = scoreCorpus(test, (c) => classifyCommand(c, CORPUS_CONTEXT));
+    const numbers = { precision: score.precision, recall: score.recall, hardlinePrecision: score.hardlinePrecision, hardlineRecall: score.hardlineRecall };
+    for (const [name, floor] of Object.entries(HELD_OUT_FLOORS)) expect([name, numbers[name as keyof typeof numbers] >= floor]).toEqual([name, true]);
+    expect(['false-positive rate', score.falsePositiveRate <= HELD_OUT_FP_CEILING]).toEqual(['false-positive rate', true]);
   });
 });
