@@ -35,3 +35,11 @@ export const SecretsSection = z.object({
   /** Replace known secret values and common key formats with [REDACTED …] in tool output, logs and transcripts. */
   redact: flag().default(true),
 });
+
+export const SecuritySection = z.object({
+  /**
+   * A model (`provider:model`, like `approvals.smart_model`) asked about text the injection scanner is unsure
+   * of (its grey zone) before a memory or skill write; unset: the scanner decides alone.
+   */
+  injection_judge: z.string().min(1).optional(),
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { positiveInt } from './schema-values.js';
-import { ApprovalsSection, CheckpointsSection, SecretsSection } from './schema-safety.js';
+import { ApprovalsSection, CheckpointsSection, SecretsSection, SecuritySection } from './schema-safety.js';
 import { TerminalSection } from './schema-terminal.js';
 
 /**
@@ -140,6 +140,7 @@ export const ConfigSchema = z.object({
   approvals: ApprovalsSection.prefault({}),
   checkpoints: CheckpointsSection.prefault({}),
   secrets: SecretsSection.prefault({}),
+  security: SecuritySection.prefault({}),
   memory: MemorySection.prefault({}),
   skills: SkillsSection.prefault({}),
   review: ReviewSection.prefault({}),

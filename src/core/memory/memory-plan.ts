@@ -1,4 +1,5 @@
 import { HearthError } from '../errors.js';
+import { judgeInjection, type InjectionJudge } from '../safety/injection/judge.js';
 import { describeScan, scanForInjection, type InjectionFinding } from '../safety/injection/scan.js';
 import type { MemoryTarget } from './budget.js';
 import { containsSeparatorLine } from './memory-file.js';
@@ -48,6 +49,25 @@ export function checkEntryContent(raw: string, target: MemoryTarget): { content:
     );
   }
   return { content, warnings: scan.findings };
+}
+
+/**
+ * `checkEntryContent` plus `security.injection_judge` on the grey zone, for writers that can wait for a
+ * model before they stage or apply a write (the memory tool, imports). Without a judge it is the same check.
+ */
+export async function checkEntryContentJudged(raw: string, target: MemoryTarget, judge: InjectionJudge | undefined): Promise<{ content: string; warnings: InjectionFinding[] }> {
+  const checked = checkEntryContent(raw, target);
+  if (judge === undefined) return checked;
+  const judged = await judgeInjection(checked.content, { source: target, judge });
+  if (judged.verdict === 'blocked') {
+    throw new HearthError(
+      'content_unsafe',
+      `Refused: this ${targetLabel(target)} entry looks like a prompt injection and was not saved — ${describeScan(judged)}. ` +
+        'Memory is read as trusted context in every future session, so it must hold plain facts only.',
+      { details: { findings: judged.findings } },
+    );
+  }
+  return { content: checked.content, warnings: judged.findings };
 }
 
 export function planMemoryWrite(op: MemoryOperation, entries: readonly MemoryEntry[], limit: number): MemoryPlan {

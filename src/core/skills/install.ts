@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { HearthError, errorMessage } from '../errors.js';
+import { judgeInjection, type InjectionJudge } from '../safety/injection/judge.js';
 import { describeScan, scanForInjection } from '../safety/injection/scan.js';
 import type { SkillIssue } from './types.js';
 import { validateSkillDir } from './validate.js';
@@ -32,6 +33,26 @@ export interface InstallResult {
  * medium findings install with a warning. Everything is checked before the first write, and the copy
  * lands atomically (temp folder, then rename).
  */
+/**
+ * `installSkill` with `security.injection_judge` asked first about every text file the scanner is unsure of;
+ * a file it calls an injection refuses the install before anything is copied. Without a judge: `installSkill`.
+ */
+export async function installSkillJudged(sourceDir: string, skillsDir: string, options: { force?: boolean; injectionJudge?: InjectionJudge } = {}): Promise<InstallResult> {
+  if (options.injectionJudge !== undefined) {
+    for (const file of collectFilesOrExplain(sourceDir)) {
+      const bytes = readFileSync(file.real);
+      if (bytes.subarray(0, 8192).includes(0) || bytes.length > MAX_SCANNED_BYTES) continue;
+      const judged = await judgeInjection(bytes.toString('utf8'), { source: 'skill', judge: options.injectionJudge });
+      if (judged.verdict === 'blocked') {
+        throw new HearthError('content_unsafe', `${sourceDir} was not installed: ${file.relative} looks like a prompt injection — ${describeScan(judged)}. Nothing was copied.`, {
+          details: { file: file.relative, findings: judged.findings },
+        });
+      }
+    }
+  }
+  return installSkill(sourceDir, skillsDir, options.force === undefined ? {} : { force: options.force });
+}
+
 export function installSkill(sourceDir: string, skillsDir: string, options: { force?: boolean } = {}): InstallResult {
   const validation = validateSkillDir(sourceDir, 'compat');
   if (!validation.skill) {

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HearthError } from '../errors.js';
+import { judgeInjection, type InjectionJudge } from '../safety/injection/judge.js';
 import { describeScan, scanForInjection } from '../safety/injection/scan.js';
 import { unifiedDiff } from '../tools/unified-diff.js';
 import { agentSkillsDir, archiveSkillDir, isInAgentSkillsDir } from './curator.js';
@@ -39,6 +40,8 @@ export interface SkillManageContext {
   usage: SkillUsageStore;
   home: string;
   now?: () => number;
+  /** `security.injection_judge`: asked about text the scanner is unsure of before it is written. */
+  injectionJudge?: InjectionJudge;
 }
 
 export interface SkillChange {
@@ -78,6 +81,7 @@ export async function manageSkill(ctx: SkillManageContext, request: SkillManageR
       if (content.length > MAX_SUPPORT_FILE_CHARS) fail('skill_invalid', `file_content is ${content.length} characters; support files are limited to ${MAX_SUPPORT_FILE_CHARS}.`);
       const path = await supportFilePath(skill, required(request, 'file_path'));
       refuseUnsafe(content, `${relativeTo(skill, path)} of skill '${skill.name}'`);
+      await refuseJudged(ctx, content, `${relativeTo(skill, path)} of skill '${skill.name}'`);
       if (!dryRun) {
         await atomicWrite(path, content);
         ctx.usage.recordPatch(skill.name);
@@ -112,6 +116,7 @@ async function createSkill(ctx: SkillManageContext, rawName: string, content: st
   const dir = join(agentSkillsDir(ctx.home), name);
   if (existsSync(join(dir, 'SKILL.md'))) fail('skill_conflict', `${join(dir, 'SKILL.md')} already exists (the skill did not load; fix or remove it first).`);
   const warnings = checkSkillText(ctx, content, name, null);
+  await refuseJudged(ctx, content, `the SKILL.md for '${name}'`);
   const location = join(dir, 'SKILL.md');
   if (!dryRun) {
     await mkdir(dir, { recursive: true });
@@ -140,6 +145,7 @@ async function patchSkill(ctx: SkillManageContext, request: SkillManageRequest, 
   const after = before.slice(0, at) + newString + before.slice(at + oldString.length);
   if (path === skill.location) return replaceSkillFile(ctx, skill, 'patch', after, dryRun);
   refuseUnsafe(after, `${shown} of skill '${skill.name}'`);
+  await refuseJudged(ctx, after, `${shown} of skill '${skill.name}'`);
   if (!dryRun) {
     await atomicWrite(path, after);
     ctx.usage.recordPatch(skill.name);
@@ -151,6 +157,7 @@ async function patchSkill(ctx: SkillManageContext, request: SkillManageRequest, 
 /** Edit and SKILL.md patches: validate the whole new text as the skill in its current folder, then swap it in. */
 async function replaceSkillFile(ctx: SkillManageContext, skill: Skill, action: 'edit' | 'patch', text: string, dryRun: boolean): Promise<SkillChange> {
   const warnings = checkSkillText(ctx, text, basename(skill.dir), skill.name);
+  await refuseJudged(ctx, text, `the SKILL.md for '${skill.name}'`);
   const before = await readFile(skill.location, 'utf8');
   if (!dryRun) {
     await atomicWrite(skill.location, text);
@@ -207,6 +214,13 @@ function checkSkillText(ctx: SkillManageContext, text: string, dirName: string, 
 function refuseUnsafe(text: string, what: string): void {
   const scan = scanForInjection(text, { source: 'skill' });
   if (scan.verdict === 'blocked') fail('content_unsafe', `Refused to write ${what}: ${describeScan(scan)}. Nothing was written.`);
+}
+
+/** The grey zone put to the configured judge (judge.ts); without one this costs nothing. */
+async function refuseJudged(ctx: SkillManageContext, text: string, what: string): Promise<void> {
+  if (ctx.injectionJudge === undefined) return;
+  const judged = await judgeInjection(text, { source: 'skill', judge: ctx.injectionJudge });
+  if (judged.verdict === 'blocked') fail('content_unsafe', `Refused to write ${what}: ${describeScan(judged)}. Nothing was written.`);
 }
 
 function writableSkill(ctx: SkillManageContext, name: string): Skill {
