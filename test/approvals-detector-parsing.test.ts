@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { REASONS, classifyCommand, type DetectorContext } from '../src/core/safety/approvals/detector.js';
+import { expandBraces } from '../src/core/safety/approvals/brace-expansion.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
+import { pureOutput } from '../src/core/safety/approvals/pure-eval.js';
+import { decodeAnsiC } from '../src/core/safety/approvals/shell-words.js';
 
 const ctx: DetectorContext = { workspace: '/home/dev/project', cwd: '/home/dev/project', home: '/home/dev' };
 const verdict = (command: string, context: DetectorContext = ctx): string => classifyCommand(command, context).verdict;
@@ -82,5 +85,47 @@ describe('classifyCommand: obfuscations outside the corpus', () => {
     ]) {
       expect([command, verdict(command)]).toEqual([command, 'safe']);
     }
+  });
+});
+
+describe('static evaluation pieces', () => {
+  it('expands braces as bash does (tree-sitter-bash leaves them as words)', () => {
+    // Catches `rm -rf /{usr,tmp}` being read as one odd path.
+    expect(expandBraces('/{usr,tmp}')).toEqual(['/usr', '/tmp']);
+    expect(expandBraces('a{1..3}')).toEqual(['a1', 'a2', 'a3']);
+    expect(expandBraces('{a,b{c,d}}e')).toEqual(['ae', 'bce', 'bde']);
+    expect(expandBraces('{x}')).toEqual(['{x}']);
+    expect(expandBraces('{3..1..2}')).toEqual(['3', '1']);
+  });
+
+  it("decodes $'…' escapes (hex, octal, unicode, control)", () => {
+    // Catches a hex-escaped command name slipping past every rule.
+    expect(decodeAnsiC(String.raw`\x72\x6d \057 \u0072m a\'b\tc`)).toBe("rm / rm a'b\tc");
+  });
+
+  it('runs only side-effect-free commands in its head (running `curl` there would be a bug)', () => {
+    expect(pureOutput(['printf', '%s-%s', 'a', 'b'], null, undefined)).toEqual({ text: 'a-b', decoded: false });
+    expect(pureOutput(['base64', '-d'], 'cm0gLXJmIC8=', undefined)).toEqual({ text: 'rm -rf /', decoded: true });
+    expect(pureOutput(['openssl', 'base64', '-d'], 'cm0=', undefined)).toEqual({ text: 'rm', decoded: true });
+    expect(pureOutput(['pwd'], null, '/home/dev/project')).toEqual({ text: '/home/dev/project\n', decoded: false });
+    expect(pureOutput(['curl', 'https://x'], null, undefined)).toBeNull();
+    expect(pureOutput(['cat', 'file.txt'], null, undefined)).toBeNull();
+  });
+});
+
+describe('parse errors fail closed unless confined to data', () => {
+  it('an unclosed quote or a heredoc that never ends is data; an unclosed `if` or `$(` is unreadable', () => {
+    // Catches both an unreadable line called safe and every typo in a commit message called dangerous.
+    expect(verdict('git commit -m "it is done')).toBe('safe');
+    expect(verdict("cat > config.json << 'EOF'")).toBe('safe');
+    expect(classifyCommand('if true; then ls', ctx).reasons).toEqual([REASONS.unreadable]);
+    expect(classifyCommand('echo "$(ls', ctx).reasons).toContain(REASONS.unreadable);
+    // What can be read of a broken line is still read.
+    expect(verdict('rm -rf / && if')).toBe('hardline');
+  });
+
+  it('a function defined inside `bash -c` does not exist afterwards (its tree is freed, nothing dangles)', () => {
+    expect(verdict("bash -c 'f() { rm -rf /; }'; f")).toBe('safe');
+    expect(verdict("bash -c 'f() { rm -rf /; }; f'")).toBe('hardline');
   });
 });

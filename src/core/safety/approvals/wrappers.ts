@@ -59,6 +59,7 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['chroot', { values: ['--userspec', '--groups'], positional: 1, root: true }],
   ['systemd-run', { values: ['-p', '--property', '-u', '--unit', '--description', '-E', '--setenv', '--slice', '-M', '--machine', '-H', '--host', '--uid', '--gid', '--working-directory', '--nice', '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property'], schedules: /^--on-/ }],
   ['busybox', {}],
+  ['parallel', { values: ['-j', '--jobs', '-S', '--sshlogin', '--joblog', '--results', '-N', '--max-args', '--delay', '--timeout', '-a', '--arg-file', '-d', '--delimiter', '-I', '--colsep'], readsArgs: true }],
   ['toybox', {}],
   ['xargs', { flags: ['-0', '-r', '-t', '-p', '-x', '--null', '--no-run-if-empty', '--verbose', '--interactive', '--exit', '-o', '--open-tty'], values: ['-n', '-I', '-P', '-d', '-L', '-a', '-s', '-E', '-e', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--max-lines', '--replace'], readsArgs: true }],
   ['script', { flags: ['-q', '-a', '-e', '-f', '--quiet', '--append', '--return', '--flush'], values: ['-t', '-T', '-I', '-O', '-B', '-E', '--timing', '--log-in', '--log-out', '--log-io', '--echo'], code: ['-c', '--command'], noCommand: ['-V'], positional: Number.POSITIVE_INFINITY }],
@@ -175,7 +176,11 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
       here.code.push(inner.join(' '));
       inner = [];
     }
-    if (spec.readsArgs === true) inner = withArguments(inner, stdinWords);
+    if (spec.readsArgs === true) {
+      // `parallel rm -rf ::: / ~`: the arguments follow `:::` instead of arriving on stdin.
+      const separator = inner.indexOf(':::');
+      inner = separator === -1 ? withArguments(inner, stdinWords) : withArguments(inner.slice(0, separator), inner.slice(separator + 1).filter((w) => w !== ':::'));
+    }
     if (inner.length === 0) results.push({ ...here, argv: [] });
     else unwrapInto(inner, { ...here, code: [...here.code] }, stdinWords, results, guard + 1);
   }
