@@ -49,7 +49,7 @@ describe('scanForInjection: attacks are blocked', () => {
     const finding = result.findings.find((f) => f.rule === 'override_instructions');
     expect(finding?.excerpt).toMatch(/^….*ignore previous instructions.*…$/);
     expect(finding?.excerpt.length).toBeLessThanOrEqual(120);
-    expect(describeScan(result)).toContain('blocked (memory): tells the model to drop its instructions or rules (English)');
+    expect(describeScan(result)).toContain('blocked (memory): tells the model to ignore its previous instructions or rules (English)');
   });
 });
 

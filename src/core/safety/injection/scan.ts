@@ -113,7 +113,7 @@ function ruleHits(text: string, ignored: ReadonlySet<string>): Hit[] {
         continue;
       }
       seen.add(span.lang);
-      const what = span.annulment ? 'declares its previous instructions void' : 'tells the model to drop its instructions or rules';
+      const what = span.annulment ? 'declares its previous instructions void' : 'tells the model to ignore its previous instructions or rules';
       hits.push({ rule: OVERRIDE_RULE, category: 'instruction_override', severity: 'high', message: `${what} (${span.language})`, index: span.index, length: span.length, lang: span.lang });
     }
   }
