@@ -108,6 +108,17 @@ describe.concurrent('hearth scan', () => {
     expect(lines[4]?.findings.some((f) => f.decoded === 'base64')).toBe(true);
   });
 
+  it('`hearth doctor` states whether the injection model is loaded, with the fix when it is not (catches a degraded scanner nobody is told about)', async () => {
+    const check = async (extra: NodeJS.ProcessEnv) => {
+      const result = await runHearth(['doctor', '--json'], { env: { ...freshHomeEnv(), ...extra } });
+      return (JSON.parse(result.stdout) as { checks: Array<{ name: string; ok: boolean; detail: string; fix?: string }> }).checks.find((c) => c.name === 'injection model');
+    };
+    expect((await check({}))?.ok).toBe(true);
+    const missing = await check({ HEARTH_INJECTION_WEIGHTS: join(dir, 'no-such-weights.bin') });
+    expect(missing).toMatchObject({ ok: false, fix: 'run `npm run build` in the Hearth folder' });
+    expect(missing?.detail).toContain('rules only');
+  });
+
   it('--stdin-lines exits 0 when every line is clean (catches a suspicious exit code leaking from an empty last line)', async () => {
     const result = await runHearth(['scan', '--stdin-lines', '--json'], { env, input: 'one\ntwo\n' });
     expect(result.code).toBe(0);

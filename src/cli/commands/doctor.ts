@@ -4,6 +4,7 @@ import { loadConfig } from '../../core/config/load.js';
 import { errorMessage, isHearthError } from '../../core/errors.js';
 import { parseModelSpec } from '../../core/llm/model-spec.js';
 import { detectGpu } from '../../core/llm/providers/local-gpu.js';
+import { loadInjectionModel } from '../../core/safety/injection/model-weights.js';
 import { apiKeyAccount, getSecret } from '../../core/safety/secrets/keychain.js';
 import { openStore } from '../../core/store/open-store.js';
 import { parseCommandArgs } from '../args.js';
@@ -55,6 +56,7 @@ async function runChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
 
   checks.push(checkKeychain(env));
   checks.push(checkDatabase(home, env));
+  checks.push(checkInjectionModel());
 
   if (config) {
     for (const spec of [config.model.default, ...config.model.fallbacks]) checks.push(checkModel(spec, home, config.providers, env));
@@ -67,6 +69,13 @@ async function runChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
     checks.push({ name: 'gpu', ok: false, detail: errorMessage(err), fix: 'reinstall Hearth (npm ci) so node-llama-cpp\'s prebuilt binaries are present' });
   }
   return checks;
+}
+
+/** The injection scanner's learned model is a build output; without it every scan runs on its rules alone. */
+function checkInjectionModel(): Check {
+  const status = loadInjectionModel();
+  if (status.state === 'loaded') return { name: 'injection model', ok: true, detail: `${status.path} (flags at ${status.model.flagAt.toFixed(2)})` };
+  return { name: 'injection model', ok: false, detail: `the prompt-injection scanner runs on its rules only: ${status.reason}`, fix: 'run `npm run build` in the Hearth folder' };
 }
 
 function checkKeychain(env: NodeJS.ProcessEnv): Check {
