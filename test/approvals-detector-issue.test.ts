@@ -62,6 +62,12 @@ describe('defect classes', () => {
     // An option the table does not know might take a value: both readings are classified.
     expect(verdict('sudo --some-new-flag rm -rf /')).toBe('hardline');
     expect(verdict('sudo -Q x rm -rf /')).toBe('hardline');
+     // A program nobody described that is handed a known command: the guess asks, but is never hardline.
+    expect(classifyCommand('mywrap --fast reboot', ctx)).toMatchObject({ verdict: 'dangerous', reasons: [REASONS.unknownWrapper] });
+    expect(verdict('mocha --require test/helpers/delete-sab.js test/*.js')).toBe('safe');
+    // Task runners whose operands are shell commands, and `--kill-others` is not a kill.
+    expect(verdict('concurrently --kill-others "npm run dev" "rm -rf ~"')).toBe('hardline');
+    expect(verdict('concurrently --kill-others "npm run dev" "npm run api"')).toBe('safe');
   });
 
   it('IFS and static expansion: what a shell would compute is computed, the rest stays unknown', () => {

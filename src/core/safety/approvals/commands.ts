@@ -5,7 +5,7 @@ import { COMPILED, flag, UNKNOWN, type Scan } from './scan.js';
 import { judgeRemoteLogin, NETWORK_SENDERS, SECRET_MENTION } from './specs/network.js';
 import { applyRules, parseCommand } from './specs/spec.js';
 import { specFor } from './specs/index.js';
-import { unwrap } from './wrappers.js';
+import { isWrapper, unwrap } from './wrappers.js';
 import { readInterpreterCode } from './interpreter-code.js';
 import { runWrittenFile } from './specs/shells.js';
 
@@ -65,11 +65,34 @@ function classifyCommand(invocation: Invocation, scan: Scan, wrapped: boolean): 
   const spec = specFor(name);
   if (spec === undefined) {
     classifyByVerb(name, args, scan);
+    readAsWrapper(args, scan);
     return;
   }
   const command = parseCommand(name, args, new Set(spec.values ?? []), invocation);
   spec.check?.(command, scan);
   if (spec.rules !== undefined) applyRules(spec.rules, command, scan);
+}
+
+/**
+ * `mywrap -q rm -rf ~`: a program nobody described may run its arguments as a command, so they are read as
+ * one. What that reading finds asks (it is a guess, so never hardline) under a reason of its own.
+ */
+function readAsWrapper(args: readonly string[], scan: Scan): void {
+  const start = args.findIndex((a) => !a.startsWith('-'));
+  const inner = args[start];
+  // Only a word that names a command the checker knows is read as one (`mocha test/x.js` is not).
+  if (inner === undefined || scan.depth > 3 || (specFor(inner) === undefined && !isWrapper(inner))) return;
+  const before = new Map(scan.found);
+  scan.depth += 1;
+  try {
+    scan.runArgv(args.slice(start));
+  } finally {
+    scan.depth -= 1;
+  }
+  const added = [...scan.found.entries()].filter(([reason]) => !before.has(reason));
+  if (added.length === 0) return;
+  for (const [reason] of added) scan.found.delete(reason);
+  flag(scan, REASONS.unknownWrapper, added.some(([, irreversible]) => irreversible));
 }
 
 const ENV_DUMPERS = new Set(['env', 'printenv', 'set', 'export', 'declare', 'compgen']);

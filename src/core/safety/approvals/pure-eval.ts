@@ -27,7 +27,8 @@ const decodedText = (text: string): PureOutput => ({ text, decoded: true });
 
 const STAGES: Readonly<Record<string, Stage>> = {
   echo: (args) => {
-    const options = args.slice(0, args.findIndex((a) => !/^-[neE]+$/.test(a)) >>> 0);
+    const firstWord = args.findIndex((a) => !/^-[neE]+$/.test(a));
+    const options = firstWord === -1 ? args : args.slice(0, firstWord);
     const words = args.slice(options.length);
     const text = options.some((o) => o.includes('e')) ? unescape(words.join(' ')) : words.join(' ');
     return { text: options.some((o) => o.includes('n')) ? text : `${text}\n`, decoded: false };

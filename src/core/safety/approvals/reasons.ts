@@ -47,6 +47,7 @@ export const REASONS = {
   interpreterExec: 'runs shell commands from inline interpreter code',
   persistence: 'makes something run at every login or boot (launch agents, login items, enabled units, scheduled tasks)',
   outsideDelete: 'deletes or empties files outside the workspace',
+  unknownWrapper: 'passes what would be a flagged command to a program the checker does not know',
 } as const;
 
 export type Reason = (typeof REASONS)[keyof typeof REASONS];

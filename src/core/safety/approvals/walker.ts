@@ -127,9 +127,9 @@ function walkFor(node: ShellNode, scan: Scan): Flow {
 
 /** `… | while read -r d; do rm -rf "$d"; done`: the body runs once per known input line, `read` taking it. */
 function walkWhile(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
-  const text = stdin === null ? null : stdin.text;
-  const lines = text === null ? [null] : text.split('\n').filter((l) => l !== '').slice(0, MAX_LOOP_VALUES);
-  for (const line of lines.length === 0 ? [null] : lines) walkAll(node, scan, line === null ? (stdin === null ? null : { kind: 'pipe', text: null, downloaded: false, decoded: false, upstream: [] }) : { kind: 'text', text: `${line}\n` });
+  const lines = stdin?.text?.split('\n').filter((l) => l !== '').slice(0, MAX_LOOP_VALUES) ?? [];
+  if (lines.length === 0) walkAll(node, scan, stdin);
+  for (const line of lines) walkAll(node, scan, { kind: 'text', text: `${line}\n` });
   return NO_FLOW;
 }
 

@@ -149,7 +149,7 @@ function compile(command: Command, scan: Scan): void {
 export const FILE_SPECS: readonly CommandSpec[] = [
   { names: ['gcc', 'cc', 'clang', 'g++', 'c++', 'clang++', 'tcc'], values: ['-o', '-I', '-L', '-l', '-D', '-x', '-std', '-include'], check: compile },
   { names: ['rm', 'trash', 'trash-put', 'srm'], check: rm },
-  { names: ['rimraf', 'del-cli', 'rmrf'], check: (c, s) => judgeRecursiveDelete(c.operands, s) },
+  { names: ['rimraf', 'del-cli', 'del', 'rmrf'], check: (c, s) => judgeRecursiveDelete(c.operands, s) },
   { names: ['unlink'], check: (c, s) => {
     for (const target of c.operands) judgeFileDelete(target, s);
   } },

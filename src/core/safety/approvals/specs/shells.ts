@@ -92,6 +92,10 @@ function source(command: Command, scan: Scan): void {
 }
 
 export const SHELL_SPECS: readonly CommandSpec[] = [
+  // Task runners whose operands are whole shell commands (`concurrently "npm:dev" "rm -rf /"`).
+  { names: ['concurrently', 'npm-run-all2'], values: ['-n', '--names', '-c', '--prefix-colors', '-p', '--prefix', '--success', '--kill-signal', '-m', '--max-processes', '--restart-tries', '--restart-after', '--default-input-target', '--handle-input', '-l', '--prefix-length', '-t', '--timestamp-format', '--passthrough-arguments', '-P'], check: (c, s) => {
+    for (const operand of c.operands) if (!operand.startsWith('npm:')) s.runShell(operand);
+  } },
   { names: [...SHELLS], values: ['-o', '+o', '-O', '+O', '--rcfile', '--init-file'], check: shell },
   { names: ['eval'], check: evaluate },
   { names: ['source', '.'], check: source },
