@@ -32,7 +32,37 @@ const REPORTED_REACH = 120;
 /** A line that starts as an example ("For example: …", "- e.g. …", "Payload 2: …") quotes what follows. */
 const EXAMPLE_LINE = /^\s*(?:[-*>]\s*|\d+[.)]\s*)?(?:e\.g\.|for\s+example|for\s+instance|example|sample|payload|attack|injected\s+text)\b[^\n:]{0,12}[:,]/i;
 
+/**
+ * Words a write-up about attacks uses. Two or more different ones next to the match make the passage a
+ * discussion (a threat model, a postmortem, a scanner's docs): what it says is described, not ordered.
+ * One is not enough: "This is not an injection. Now ignore…" is an attack wearing a cue word.
+ */
+const TOPIC_WORDS: ReadonlyArray<[string, RegExp]> = [
+  ['inject', /inject/i],
+  ['attack', /attack/i],
+  ['jailbreak', /jailbr/i],
+  ['malicious', /malicious|adversar|poison/i],
+  ['threat', /threat|risk|vulnerab|exploit/i],
+  ['mitigat', /mitigat|defen[cs]|detect|scanner|filter|guard against|sanitiz|allowlist/i],
+  ['example', /for example|e\.g\.|such as|phrases? like|payload/i],
+  ['incident', /incident|postmortem|post-mortem|red[- ]team|security review|pentest|write-?up/i],
+  ['untrusted', /untrusted|third-party content|retrieved (?:content|text|pages?)|web pages?/i],
+];
+const TOPIC_REACH = 300;
+const TOPIC_MIN = 2;
+
+function discussionDensity(text: string, start: number, end: number): number {
+  const near = `${text.slice(Math.max(0, start - TOPIC_REACH), start)} ${text.slice(end, end + TOPIC_REACH)}`;
+  return TOPIC_WORDS.filter(([, pattern]) => pattern.test(near)).length;
+}
+
+/** Whether the passage around [start, end) is a discussion of attacks (three or more different topic words). */
+export function readsAsDiscussion(text: string, start: number, end: number): boolean {
+  return discussionDensity(text, start, end) >= TOPIC_MIN + 1;
+}
+
 export function isQuotedMention(text: string, start: number, end: number): boolean {
+  if (readsAsDiscussion(text, start, end)) return true;
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   if (REPORTED.test(text.slice(Math.max(lineStart, start - REPORTED_REACH), start))) return true;
   if (!(isQuoted(text, start, end) || inFencedBlock(text, start) || introducedAsExample(text, start))) return false;

@@ -3,7 +3,7 @@ import { directiveSpans } from './directive.js';
 import { INTENT_RULES } from './intents.js';
 import { codePointLabel, decodeTagMessage, findInvisibleCharacters, type InvisibleCharacter } from './invisible-unicode.js';
 import { scoreText } from './linear-model.js';
-import { isQuotedMention } from './mention.js';
+import { isQuotedMention, readsAsDiscussion } from './mention.js';
 import { loadInjectionModel } from './model-weights.js';
 import { PHRASING_CATEGORIES, TEXT_RULES, type InjectionCategory, type InjectionSeverity, type TextRule } from './patterns.js';
 import { MARKUP_RULES } from './patterns-markup.js';
@@ -162,7 +162,10 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
   let greyZone = ruleVerdict === 'suspicious';
   if (model.opinion.state === 'scored' && ruleVerdict !== 'blocked') {
     const { score, flagAt, greyAt } = model.opinion;
-    if (score >= flagAt && !ignored.has(MODEL_RULE)) {
+    // A segment of a write-up about attacks scores like an attack (it uses the words); there the model's
+    // lone opinion is only the grey zone, as for a quotation a rule finds.
+    const discussion = score >= flagAt && readsAsDiscussion(view.text, model.start, model.start + model.length);
+    if (score >= flagAt && !discussion && !ignored.has(MODEL_RULE)) {
       findings.push({
         rule: MODEL_RULE,
         category: 'learned_model',
