@@ -1,4 +1,5 @@
 import { REASONS } from './reasons.js';
+import { destroysData } from './specs/databases.js';
 import { flag, UNKNOWN, type Scan } from './scan.js';
 
 /**
@@ -31,6 +32,8 @@ export function classifyByVerb(name: string, args: readonly string[], scan: Scan
   // `--force-delete`, and Go-style single-dash long options (`-purge`).
   const options = args.filter((a) => a.startsWith('--') || /^-[a-z]{3,}/.test(a)).map((a) => a.replace(/^-+/, '').split('=')[0] as string);
   const joined = args.map((a, i) => (a.startsWith('-') && args[i + 1] !== undefined ? `${a}${args[i + 1]}` : a));
+  // `wrangler d1 execute db --command "DROP TABLE users"`: SQL handed to a tool nobody described.
+  if (args.some(destroysData)) flag(scan, REASONS.sqlDrop);
   if (operands.some(destructiveWord) || options.some(destructiveWord) || joined.some((a) => HTTP_DELETE.test(a)) || destructiveWord(name.replace(/\.\w+$/, '').replace(UNKNOWN, ''))) {
     flag(scan, REASONS.destructiveVerb);
   }

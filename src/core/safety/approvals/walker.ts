@@ -146,6 +146,11 @@ function runBuiltin(argv: string[], input: Stdin | null, scan: Scan): boolean {
     });
     return true;
   }
+  if (name === 'printf' && args[0] === '-v' && args[1] !== undefined) {
+    // `printf -v cmd '%s' reboot; $cmd`
+    scan.vars.set(args[1], pureOutput(['printf', ...args.slice(2)], null, scan.paths.cwd)?.text ?? UNKNOWN);
+    return true;
+  }
   if (name === 'set' && args[0] === '--') {
     scan.positional = args.slice(1);
     return true;

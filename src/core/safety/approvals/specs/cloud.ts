@@ -1,4 +1,5 @@
 import { destructiveWord } from '../generic-verbs.js';
+import { destroysData } from './databases.js';
 import { REASONS } from '../reasons.js';
 import { flag, type Scan } from '../scan.js';
 import type { Command, CommandSpec } from './spec.js';
@@ -14,6 +15,7 @@ function cloudVerbs(command: Command, scan: Scan): void {
   const words = command.operands.slice(0, 5).filter((w) => /^[a-z][\w:-]*$/i.test(w));
   const pieces = words.flatMap((w) => w.toLowerCase().split(/[-:_]/));
   if (command.options.some((o) => o === '--help' || o === '--dry-run')) return;
+  if (command.args.some(destroysData)) flag(scan, REASONS.sqlDrop);
   if (words.some(destructiveWord) || pieces.some((p) => CLOUD_ONLY_VERBS.has(p)) || command.options.some((o) => destructiveWord(o.replace(/^-+/, '').split('=')[0] as string))) flag(scan, REASONS.cloudDelete);
   // Scaling to zero stops the service as surely as deleting it: `--desired-capacity 0`, `ps:scale web=0`.
   const zero = command.args.some((a, i) => (/^--?[\w-]*(capacity|size|count|replicas|instances|scale)[\w-]*$/i.test(a) && command.args[i + 1] === '0') || /^--?[\w-]*(capacity|size|count|replicas|instances)=0$/i.test(a));

@@ -10,6 +10,7 @@ const DOCKER_RULES: readonly Rule[] = [
   { sub: 'compose|stack', operand: /^(rm|kill)$/, reason: gone },
   { sub: 'compose', operand: /^down$/, option: /^(-v|--volumes|--rmi(=.*)?)$/, reason: gone },
   { sub: 'volume|system|image|container|network|builder', operand: /^prune$/, reason: gone },
+  { sub: 'system|machine', operand: /^(reset|rm)$/, reason: gone },
 ];
 
 /** The host's root filesystem, or the Docker socket (which is root on the host). */

@@ -159,6 +159,10 @@ export const FILE_SPECS: readonly CommandSpec[] = [
   { names: ['scp'], values: ['-P', '-i', '-F', '-o', '-c', '-l', '-S', '-J'], check: copy },
   { names: ['mv'], values: ['-t', '--target-directory', '-S', '--suffix'], check: mv },
   { names: ['tee'], check: writesOperands },
+  { names: ['sudoedit'], check: (c, s) => {
+    flag(s, REASONS.sudo);
+    writesOperands(c, s);
+  } },
   { names: ['truncate', 'shred'], values: ['-s', '--size', '-r', '--reference', '-n', '--iterations'], check: (c, s) => {
     for (const target of c.operands) judgeFileDelete(target, s);
   } },

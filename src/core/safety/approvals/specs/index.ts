@@ -29,7 +29,7 @@ const DATA_COMMANDS: CommandSpec = {
     'popd', 'dirs', 'clear', 'tput', 'open', 'xdg-open', 'code', 'make', 'cmake', 'ninja', 'tsc', 'eslint', 'prettier', 'jest', 'vitest',
     'pytest', 'mypy', 'ruff', 'black', 'rustc', 'javac', 'java', 'zip', 'unzip', 'tar', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', '7z',
     'traceroute', 'ip', 'ifconfig', 'netstat', 'ss', 'journalctl', 'dmesg', 'lsblk', 'blkid', 'mount', 'export',
-    'declare', 'local', 'readonly', 'typeset', 'unset', 'shellcheck', 'shfmt', 'nproc', 'lscpu', 'env', 'sudoedit',
+    'declare', 'local', 'readonly', 'typeset', 'unset', 'shellcheck', 'shfmt', 'nproc', 'lscpu', 'env',
   ],
 };
 

@@ -26,8 +26,10 @@ function kill(command: Command, scan: Scan): void {
  * editor, a database), so it always asks; `-v` inverts the match and reaches every other process.
  */
 function killByName(command: Command, scan: Scan): void {
-  if (command.options.some((o) => /^-[a-zA-Z]*v/.test(o) || o === '--inverse') && command.name === 'pkill') flag(scan, REASONS.killAll);
-  else flag(scan, REASONS.killProcesses);
+  const inverted = command.name === 'pkill' && command.options.some((o) => /^-[a-zA-Z]*v/.test(o) || o === '--inverse');
+  // A pattern that matches any name (`pkill .`, `killall -r '.*'`) reaches every process as surely as kill -1.
+  const catchAll = (command.name === 'pkill' || command.options.some((o) => o === '-r' || o === '--regexp')) && command.operands.some((p) => /^(\^?\.[*+]?\$?|\^|\.\*|)$/.test(p)) && !command.options.some((o) => /^-[a-zA-Z]*[uUgGtPs]$/.test(o));
+  flag(scan, inverted || catchAll ? REASONS.killAll : REASONS.killProcesses);
 }
 
 export const PROCESS_SPECS: readonly CommandSpec[] = [

@@ -10,6 +10,8 @@ const STOPS = 'stop|disable|mask|kill|isolate|unload|bootout|remove';
 function systemctl(command: Command, scan: Scan): void {
   const [verb = '', ...units] = command.operands;
   if (['poweroff', 'reboot', 'halt', 'kexec', 'soft-reboot'].includes(verb)) flag(scan, REASONS.shutdown);
+  // `systemctl isolate poweroff.target`, `systemctl start reboot.target`
+  if (['isolate', 'start'].includes(verb) && units.some((u) => /^(poweroff|reboot|halt|kexec|shutdown)(\.target)?$/.test(u))) flag(scan, REASONS.shutdown);
   if (['enable', 'link', 'add-wants', 'add-requires', 'set-default', 'preset', 'reenable'].includes(verb)) flag(scan, REASONS.persistence);
   if (STOPS.split('|').includes(verb)) {
     flag(scan, REASONS.stopService);
@@ -30,7 +32,7 @@ const shutdown = (_c: Command, s: Scan): void => flag(s, REASONS.shutdown);
 const LAUNCHCTL: readonly Rule[] = [{ sub: 'unload|bootout|remove|disable|kill|stop', reason: REASONS.stopService }, { sub: 'load|bootstrap|submit|enable', reason: REASONS.persistence }];
 
 export const SERVICE_SPECS: readonly CommandSpec[] = [
-  { names: ['shutdown', 'reboot', 'halt', 'poweroff', 'telinit'], check: (c, s) => (c.options.some((o) => o === '-c' || o === '--help') ? undefined : shutdown(c, s)) },
+  { names: ['shutdown', 'reboot', 'halt', 'poweroff', 'telinit', 'shutdown.exe'], check: (c, s) => (c.options.some((o) => o === '-c' || o === '--help') ? undefined : shutdown(c, s)) },
   { names: ['init'], check: (c, s) => (c.operands[0] === '0' || c.operands[0] === '6' ? shutdown(c, s) : undefined) },
   { names: ['systemctl'], values: ['-H', '--host', '-M', '--machine', '-t', '--type', '--state', '-p', '--property', '-n', '--lines', '-o', '--output', '-s', '--signal', '--root'], check: systemctl },
   { names: ['loginctl'], rules: [{ sub: 'poweroff|reboot|halt', reason: REASONS.shutdown }, { sub: 'terminate-session|terminate-user|kill-session|kill-user', reason: REASONS.killProcesses }] },

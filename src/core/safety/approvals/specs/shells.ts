@@ -1,5 +1,5 @@
 import { REASONS } from '../reasons.js';
-import { flag, type Scan } from '../scan.js';
+import { flag, UNKNOWN, type Scan } from '../scan.js';
 import type { Stdin } from '../invocation.js';
 import type { Command, CommandSpec } from './spec.js';
 
@@ -38,7 +38,7 @@ function shell(command: Command, scan: Scan): void {
     const outer = scan.vars.get('BASH_EXECUTION_STRING');
     scan.vars.set('BASH_EXECUTION_STRING', code);
     try {
-      scan.runShell(code);
+      runCode(code, command, scan);
     } finally {
       if (outer === undefined) scan.vars.delete('BASH_EXECUTION_STRING');
       else scan.vars.set('BASH_EXECUTION_STRING', outer);
@@ -82,7 +82,13 @@ export function runWrittenFile(path: string, scan: Scan): boolean {
 function evaluate(command: Command, scan: Scan): void {
   if (command.invocation.downloaded) flag(scan, REASONS.pipeToShell);
   if (command.invocation.decoded) flag(scan, REASONS.obfuscatedCode);
-  scan.runShell(command.args.join(' '));
+  runCode(command.args.join(' '), command, scan);
+}
+
+/** Code that is only a download's unknown output says nothing more than "runs a download". */
+function runCode(code: string, command: Command, scan: Scan): void {
+  if (command.invocation.downloaded && code.trim() === UNKNOWN) return;
+  scan.runShell(code);
 }
 
 function source(command: Command, scan: Scan): void {
