@@ -77,6 +77,7 @@ describe('defect classes', () => {
     expect(verdict('declare T=/; rm -rf $T')).toBe('hardline');
     expect(verdict('rm -rf ${TARGET:-/}')).toBe('hardline');
     expect(verdict("$'\\x72\\x6d' -rf $'\\057'")).toBe('hardline');
+    expect(verdict('printf -v cmd "%s" reboot; $cmd')).toBe('hardline');
     expect(verdict('rm -rf /{usr,tmp}')).toBe('hardline');
     expect(verdict('rm -rf /e?c')).toBe('hardline');
     // Unknown stays unknown: not hardline (not certain), never safe.
@@ -120,6 +121,8 @@ describe('defect classes', () => {
     expect(verdict('killall5 -9')).toBe('hardline');
     expect(verdict('kill -9 $(ps -e -o pid=)')).toBe('hardline');
     expect(verdict('pkill -9 -v nothing')).toBe('hardline');
+    expect(verdict("killall -r '.*'")).toBe('hardline');
+    expect(verdict('pkill -u bob .')).toBe('dangerous');
     for (const command of ['pkill node', 'killall -9 java', 'kill -9 $(pgrep postgres)', 'pgrep chrome | xargs kill', 'kill 1', 'tmux kill-server', 'fuser -k 8080/tcp']) {
       expect([command, verdict(command)]).toEqual([command, 'dangerous']);
     }
@@ -152,6 +155,8 @@ describe('defect classes', () => {
     for (const command of ['psql -c "DROP TABLE users"', 'mysql -e "TRUNCATE orders"', 'sqlite3 app.db "DELETE FROM users"', 'psql -c "UPDATE users SET admin = true"', 'mongosh --eval "db.users.deleteMany({})"', 'redis-cli FLUSHALL', 'cqlsh -e "DROP KEYSPACE prod"', 'psql <<EOF\nDROP DATABASE prod;\nEOF', 'echo "DROP TABLE x" | mysql']) {
       expect([command, reasons(command)]).toEqual([command, [REASONS.sqlDrop]]);
     }
+    // SQL handed to a tool with no spec of its own is read as SQL.
+    expect(reasons('wrangler d1 execute db --command "DROP TABLE users"')).toEqual([REASONS.sqlDrop]);
     expect(verdict('psql -c "DELETE FROM users WHERE id = 1"')).toBe('safe');
     expect(verdict('psql -c "SELECT * FROM users"')).toBe('safe');
   });
@@ -172,6 +177,7 @@ describe('defect classes', () => {
     for (const command of ['service apache2 stop', 'launchctl unload ~/Library/LaunchAgents/x.plist', 'brew services stop postgresql', 'sv down web', 'systemctl --user mask tracker']) {
       expect([command, verdict(command)]).toEqual([command, 'dangerous']);
     }
+    expect(verdict('systemctl isolate poweroff.target')).toBe('hardline');
     expect(verdict('systemctl status nginx && journalctl -u nginx -n 50')).toBe('safe');
   });
 });
