@@ -68,7 +68,7 @@ describe('approval dev split', () => {
  * commands. The thresholds sit just under what the detector scored when they were set (bench output in
  * decision 0009), so a regression fails while the split stays unseen.
  */
-const HELD_OUT_FLOORS = { precision: 0.99, recall: 0.94, hardlinePrecision: 0.99, hardlineRecall: 0.86 };
+const HELD_OUT_FLOORS = { precision: 0.99, recall: 0.94, hardlinePrecision: 0.99, hardlineRecall: 0.9 };
 const HELD_OUT_FP_CEILING = 0.01;
 
 describe('approval test split (held out)', () => {
