@@ -55,7 +55,8 @@ function runs(text: string, pattern: RegExp, decode: (run: string) => string | n
 
 // No look-arounds: a greedy run already ends where the alphabet does, and these run over whole documents.
 const BASE64_RUN = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
-const HEX_RUN = /(?:[0-9a-fA-F]{2}){12,}|(?:[0-9a-fA-F]{2}[ :]){12,}|(?:\\x[0-9a-fA-F]{2}){8,}/g;
+/** `\x69\x67…` escapes; plain hex runs are found by the base64 scan (hex digits are base64 characters). */
+const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){8,}/g;
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2}[^\s%]{0,3}){6,}/g;
 const ENTITY_RUN = /(?:&#(?:x[0-9a-fA-F]{1,6}|\d{1,7});[^&\s]{0,2}){4,}/g;
 const NAMES_ROT13 = /\brot[\s-]?13\b/i;
@@ -70,21 +71,28 @@ function rot13(text: string): string {
 
 const DECODERS: readonly Decoder[] = [
   {
-    encoding: 'base64',
-    find: (text) =>
-      runs(
-        text,
-        BASE64_RUN,
-        (run) => {
-          // Hashes are base64-shaped too (and are hex's to decode); only a run that decodes to prose counts.
-          if (/^[0-9a-f]+$/i.test(run) || !/[a-z]/.test(run) || !/[A-Z]/.test(run) || !/[0-9+/]/.test(run)) return null;
-          const standard = run.includes('-') || run.includes('_') ? run.replace(/-/g, '+').replace(/_/g, '/') : run;
-          return asText(Buffer.from(standard, 'base64'));
-        },
-        'base64',
-      ),
+    // One pass finds both: hex digits are base64 characters. A run of hex digits is hex (hashes are hex too:
+    // only one that decodes to prose counts); any other run is base64 if it decodes to prose.
+    encoding: 'base64 or hex',
+    find: (text) => {
+      const out: DecodedPiece[] = [];
+      for (const m of text.matchAll(BASE64_RUN)) {
+        if (out.length >= MAX_PIECES) break;
+        const run = m[0];
+        if (/^[0-9a-fA-F]+$/.test(run)) {
+          const decoded = run.length >= 24 && run.length % 2 === 0 ? asText(Buffer.from(run, 'hex')) : null;
+          if (decoded !== null) out.push({ encoding: 'hex', text: decoded, index: m.index });
+          continue;
+        }
+        if (!/[a-z]/.test(run) || !/[A-Z]/.test(run) || !/[0-9+/]/.test(run)) continue;
+        const standard = run.includes('-') || run.includes('_') ? run.replace(/-/g, '+').replace(/_/g, '/') : run;
+        const decoded = asText(Buffer.from(standard, 'base64'));
+        if (decoded !== null) out.push({ encoding: 'base64', text: decoded, index: m.index });
+      }
+      if (text.includes('\\x')) out.push(...runs(text, HEX_ESCAPES, (run) => asText(Buffer.from(run.replace(/\\x/g, ''), 'hex')), 'hex'));
+      return out;
+    },
   },
-  { encoding: 'hex', find: (text) => runs(text, HEX_RUN, (run) => asText(Buffer.from(run.replace(/\\x|[\s:]/g, ''), 'hex')), 'hex') },
   {
     encoding: 'URL encoding',
     find: (text) =>

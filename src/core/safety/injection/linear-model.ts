@@ -44,41 +44,43 @@ export function forEachFeature(text: string, buckets: number, emit: (bucket: num
   let prevWord = 0;
   let word = FNV_OFFSET;
   let inWord = false;
-  // Character n-grams over a collapsed copy: a rolling window of the last CHAR_N codes.
-  const window = new Array<number>(CHAR_N).fill(32);
+  // Character 4-grams over a whitespace-collapsed copy: the last four codes in four locals (oldest first).
+  let c0 = 32;
+  let c1 = 32;
+  let c2 = 32;
+  let c3 = 32;
   let filled = 0;
   let lastSpace = true;
-  const flushWord = () => {
-    if (!inWord) return;
-    const w = Math.imul(word ^ WORD_SALT, FNV_PRIME) >>> 0;
-    emit(w & mask);
-    count++;
-    if (prevWord !== 0) {
-      emit((Math.imul(prevWord ^ w ^ BIGRAM_SALT, FNV_PRIME) >>> 0) & mask);
-      count++;
-    }
-    prevWord = w;
-    word = FNV_OFFSET;
-    inWord = false;
-  };
   for (let i = 0; i <= lower.length; i++) {
     const c = i < lower.length ? lower.charCodeAt(i) : 32;
     if (isWordCode(c)) {
       word = Math.imul(word ^ c, FNV_PRIME);
       inWord = true;
     } else {
-      flushWord();
+      if (inWord) {
+        const w = Math.imul(word ^ WORD_SALT, FNV_PRIME) >>> 0;
+        emit(w & mask);
+        count++;
+        if (prevWord !== 0) {
+          emit((Math.imul(prevWord ^ w ^ BIGRAM_SALT, FNV_PRIME) >>> 0) & mask);
+          count++;
+        }
+        prevWord = w;
+        word = FNV_OFFSET;
+        inWord = false;
+      }
       // A sentence break ends the bigram chain, so "… done. Ignore" is not a bigram.
       if (c === 46 || c === 10 || c === 33 || c === 63 || c === 0x3002) prevWord = 0;
     }
     const space = c === 32 || c === 10 || c === 9 || c === 13;
     if (space && lastSpace) continue;
     lastSpace = space;
-    window[filled % CHAR_N] = space ? 32 : c;
-    filled++;
-    if (filled >= CHAR_N) {
-      let h = CHAR_SALT;
-      for (let k = 0; k < CHAR_N; k++) h = Math.imul(h ^ (window[(filled + k) % CHAR_N] as number), FNV_PRIME);
+    c0 = c1;
+    c1 = c2;
+    c2 = c3;
+    c3 = space ? 32 : c;
+    if (++filled >= CHAR_N) {
+      const h = Math.imul(Math.imul(Math.imul(Math.imul(CHAR_SALT ^ c0, FNV_PRIME) ^ c1, FNV_PRIME) ^ c2, FNV_PRIME) ^ c3, FNV_PRIME);
       emit((h >>> 0) & mask);
       count++;
     }
