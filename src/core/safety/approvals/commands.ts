@@ -83,11 +83,13 @@ function readAsWrapper(args: readonly string[], scan: Scan): void {
   // Only a word that names a command the checker knows is read as one (`mocha test/x.js` is not).
   if (inner === undefined || scan.depth > 3 || (specFor(inner) === undefined && !isWrapper(inner))) return;
   const before = new Map(scan.found);
+  const cwd = scan.paths.cwd;
   scan.depth += 1;
   try {
     scan.runArgv(args.slice(start));
   } finally {
     scan.depth -= 1;
+    scan.paths.cwd = cwd;
   }
   const added = [...scan.found.entries()].filter(([reason]) => !before.has(reason));
   if (added.length === 0) return;

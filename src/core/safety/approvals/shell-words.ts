@@ -225,7 +225,7 @@ function operate(value: string, operation: string): string | null {
 }
 
 /** A variable's value, or undefined when it is not known on this line. */
-export function lookup(name: string, scan: Scan): string | undefined {
+function lookup(name: string, scan: Scan): string | undefined {
   const assigned = scan.vars.get(name);
   if (assigned !== undefined) return assigned;
   if (name === 'IFS') return IFS_DEFAULT;

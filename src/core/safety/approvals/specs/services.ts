@@ -3,7 +3,7 @@ import { flag, type Scan } from '../scan.js';
 import type { Command, CommandSpec, Rule } from './spec.js';
 
 /** Services and the machine itself: shutdown and reboot are hardline; stopping or unloading a service asks. */
-export const SECURITY_SERVICE = /^(firewalld|ufw|apparmor|auditd|fail2ban|nftables|iptables|ip6tables|selinux|clamav[\w-]*|sshguard|crowdstrike[\w-]*|falcon-sensor|osqueryd|com\.apple\.alf|wazuh[\w-]*|sentinel[\w-]*)(\.service)?$/;
+const SECURITY_SERVICE = /^(firewalld|ufw|apparmor|auditd|fail2ban|nftables|iptables|ip6tables|selinux|clamav[\w-]*|sshguard|crowdstrike[\w-]*|falcon-sensor|osqueryd|com\.apple\.alf|wazuh[\w-]*|sentinel[\w-]*)(\.service)?$/;
 
 const STOPS = 'stop|disable|mask|kill|isolate|unload|bootout|remove';
 
