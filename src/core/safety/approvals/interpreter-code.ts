@@ -44,7 +44,7 @@ const PERL_OPEN_WRITE = /\bopen\s*\(?\s*[\w$]+\s*,\s*(?:['"]>>?['"]\s*,\s*['"]([
 const PATH_WRITE = new RegExp(String.raw`\bPath\(\s*${STRING}\s*\)\s*\.\s*(?:write_text|write_bytes|touch|unlink|rmdir)`, 'g');
 
 const SOCKET = /\b(?:socket\.socket|socket\.create_connection|net\.(?:connect|createConnection|Socket)|new\s+net\.Socket|TCPSocket|fsockopen|IO::Socket|Socket\.tcp|socket\s*\(\s*[A-Z])/;
-const SHELL_WIRING = /\b(?:pty\.spawn|os\.dup2|subprocess|child_process|spawn\s*\(|exec\s*\(|proc_open|STDIN->fdopen|\/bin\/(?:ba|z|da)?sh\b|cmd\.exe)/;
+const SHELL_WIRING = /\b(?:pty\.spawn|os\.dup2|subprocess|child_process|spawn\s*\(|exec\s*\(|proc_open|STDIN->fdopen|cmd\.exe)|\/bin\/(?:ba|z|da)?sh\b/;
 const NETWORK = /\b(?:requests\.(?:post|put|get|patch)|urllib|urlopen|http\.client|httpx|aiohttp|fetch\s*\(|axios|https?\.request|https?\.get|Net::HTTP|HTTParty|Faraday|curl_exec|LWP::|HTTP::Tiny|XMLHttpRequest|smtplib|ftplib|socket\.|net\.connect|TCPSocket|fsockopen)/;
 const WHOLE_ENVIRONMENT = /\b(?:dict\(\s*os\.environ\s*\)|os\.environ(?!\s*[.[])|process\.env(?!\s*[.[])|JSON\.stringify\(\s*process\.env|ENV\.to_h|%ENV|\$_ENV|\$_SERVER|getenv\(\s*\)|Deno\.env\.toObject)/;
 const SECRET_FILES = /(\.ssh\/(id_[\w-]+|[\w-]+_key)(?!\.pub)|\.aws\/credentials|\.netrc|\.git-credentials|\.pgpass|\.kube\/config|\/etc\/g?shadow|(^|['"/])\.env(\.\w+)?['"])/;
@@ -82,7 +82,11 @@ function stringArguments(code: string, at: number): string | null {
   const strings = (text: string): string[] => [...text.matchAll(new RegExp(STRING, 'g'))].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
   if (list !== null) return strings(list[1] ?? '').join(' ');
   const first = new RegExp(String.raw`^\s*\(?\s*(?:[\w.]+\s*,\s*)?${STRING}`).exec(rest);
-  return first === null ? null : (first[1] ?? first[2] ?? first[3] ?? '');
+  if (first === null) return null;
+  const command = first[1] ?? first[2] ?? first[3] ?? '';
+  // `spawn("sh", ["-c", "reboot"])`, `execFile('rm', ['-rf', '/'])`: the argument list follows the program.
+  const argList = /^\s*,\s*\[([^\]]*)\]/.exec(rest.slice(first[0].length));
+  return argList === null ? command : [command, ...strings(argList[1] ?? '').map(quoteForShell)].join(' ');
 }
 
 export function readInterpreterCode(source: string, language: Language, scan: Scan): void {
@@ -144,6 +148,11 @@ function decodedArgument(code: string, at: number): string | null {
   const literal = new RegExp(String.raw`^\s*\(?\s*[\w.]*(?:b64decode|atob|decode64|base64_decode|Buffer\.from)\s*\(\s*b?${STRING}`).exec(code.slice(at, at + 400));
   const text = literal === null ? undefined : (literal[1] ?? literal[2] ?? literal[3]);
   return text === undefined ? null : Buffer.from(text, 'base64').toString('utf8');
+}
+
+/** One argv word as shell text, so `sh -c 'a b'` stays one argument when the joined line is parsed. */
+function quoteForShell(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function unescapeLiteral(text: string): string {

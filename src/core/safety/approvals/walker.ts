@@ -151,6 +151,7 @@ function runBuiltin(argv: string[], input: Stdin | null, scan: Scan): boolean {
     scan.vars.set(args[1], pureOutput(['printf', ...args.slice(2)], null, scan.paths.cwd)?.text ?? UNKNOWN);
     return true;
   }
+  if (name === 'set' && args.some((a, i) => a === '+o' && args[i + 1] === 'history')) flag(scan, REASONS.history);
   if (name === 'set' && args[0] === '--') {
     scan.positional = args.slice(1);
     return true;
