@@ -104,16 +104,21 @@ for (const path of markdownFiles()) {
 
 const options = DEFAULT_TRAIN_OPTIONS;
 const oof = outOfFoldScores(examples, groups, FOLDS, options);
-// Thresholds at the document level: a document is flagged when any of its segments is.
-const benignMax = new Map<string, number>();
+// Thresholds at the document level (a document is flagged when any of its segments is), chosen twice: on the
+// corpus's clean entries (short notes, chat, code, security write-ups) and on the benign documents from disk.
+// Each is a different shape of text; the stricter threshold holds for both.
+const corpusGroups = new Set([...dev, ...oldCorpusEntries()].map((e) => e.id));
+const benignMax = { corpus: new Map<string, number>(), disk: new Map<string, number>() };
 const attackGroups = new Set(groups.filter((_, i) => examples[i]?.label === 1));
 oof.forEach((score, i) => {
   const group = groups[i] as string;
   if (attackGroups.has(group)) return;
-  benignMax.set(group, Math.max(benignMax.get(group) ?? 0, score));
+  const side = corpusGroups.has(group) ? benignMax.corpus : benignMax.disk;
+  side.set(group, Math.max(side.get(group) ?? 0, score));
 });
-const flagAt = Math.max(0.5, thresholdForFalsePositiveRate([...benignMax.values()], FLAG_FP));
-const greyAt = Math.min(flagAt, Math.max(0.3, thresholdForFalsePositiveRate([...benignMax.values()], GREY_FP)));
+const threshold = (rate: number) => Math.max(thresholdForFalsePositiveRate([...benignMax.corpus.values()], rate), thresholdForFalsePositiveRate([...benignMax.disk.values()], rate));
+const flagAt = Math.max(0.5, threshold(FLAG_FP));
+const greyAt = Math.min(flagAt, Math.max(0.3, threshold(GREY_FP)));
 const attackOof = oof.filter((_, i) => examples[i]?.label === 1);
 const recall = attackOof.filter((s) => s >= flagAt).length / Math.max(1, attackOof.length);
 
