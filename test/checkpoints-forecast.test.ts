@@ -3,6 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { undoForecast, type ForecastContext } from '../src/core/agent/checkpoint-forecast.js';
+import { classifyCommand } from '../src/core/safety/approvals/detector.js';
 import type { AskedApproval } from '../src/core/safety/approvals/policy.js';
 
 /**
@@ -38,13 +39,15 @@ describe('checkpointForecast', () => {
   });
 
   // Catches the original dishonesty: `rm -rf /srv/data` run from the workspace was "protected" by a snapshot of the
-  // workspace, which holds nothing of /srv. Paths inside the workspace (or /dev/null) keep the promise.
-  it('a command naming a path outside the snapshotted folder cannot be undone, whatever the detector said', () => {
+  // workspace, which holds nothing of /srv. The request carries the real detector's verdict, as the policy builds it;
+  // paths inside the workspace (or /dev/null) keep the promise.
+  it('a command reaching outside the snapshotted folder cannot be undone; one inside it can', () => {
+    const detected = (command: string) => ask(command, { irreversible: classifyCommand(command, { workspace, cwd: workspace, home: homedir() }).irreversible === true });
     for (const command of ['rm -rf /srv/data', `rm -rf ${elsewhere}`, 'rm -rf ~/projects', 'rm -rf ../sibling', 'mv build /opt/build']) {
-      expect(undoForecast(ask(command), on), command).toEqual({ irreversible: true, checkpoint: null });
+      expect(undoForecast(detected(command), on), command).toEqual({ irreversible: true, checkpoint: null });
     }
-    expect(undoForecast(ask(`rm -rf ${join(workspace, 'build')} 2>/dev/null`), on)).toEqual({ irreversible: false, checkpoint: workspace });
-    expect(undoForecast(ask('rm -rf ./build/../dist'), on)).toEqual({ irreversible: false, checkpoint: workspace });
+    expect(undoForecast(detected(`rm -rf ${join(workspace, 'build')} 2>/dev/null`), on)).toEqual({ irreversible: false, checkpoint: workspace });
+    expect(undoForecast(detected('rm -rf ./build/../dist'), on)).toEqual({ irreversible: false, checkpoint: workspace });
   });
 
   // Catches promises the engine cannot keep: checkpoints off, or a remote/container backend the snapshot cannot see.
