@@ -29,6 +29,8 @@ const EXAMPLE_REACH = 40;
  */
 const REPORTED = /\b(?:tells?|telling|told|asks?|asking|asked|instructs?|instructing|instructed|orders?|ordering|ordered|directs?|directing|tricks?|tricking|tricked|convinces?|convincing|coax(?:es|ing)?|persuad(?:es?|ing)|attempts?\s+to\s+(?:make|get)|tries\s+to\s+(?:make|get)|trying\s+to\s+(?:make|get))\s+(?:the\s+|an?\s+|your\s+|our\s+)?(?:agent|model|assistant|ai|llm|bot|chatbot|hearth|claude|gpt|system)s?\s+(?:to|into)\b[^.!?\n]*$/i;
 const REPORTED_REACH = 120;
+/** "text addressed to AI assistants, e.g. …": the sentence describes an address, it does not make one. */
+const ADDRESSED = /\b(?:text|content|messages?|comments?|notes?|instructions?|strings?|lines?)\s+(?:\w+\s+)?(?:addressed|directed|aimed|written)\s+(?:(?:to|at)\s+)?$/i;
 /** A line that starts as an example ("For example: …", "- e.g. …", "Payload 2: …") quotes what follows. */
 const EXAMPLE_LINE = /^\s*(?:[-*>]\s*|\d+[.)]\s*)?(?:e\.g\.|for\s+example|for\s+instance|example|sample|payload|attack|injected\s+text)\b[^\n:]{0,12}[:,]/i;
 
@@ -64,7 +66,8 @@ export function readsAsDiscussion(text: string, start: number, end: number): boo
 export function isQuotedMention(text: string, start: number, end: number): boolean {
   if (readsAsDiscussion(text, start, end)) return true;
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  if (REPORTED.test(text.slice(Math.max(lineStart, start - REPORTED_REACH), start))) return true;
+  const before = text.slice(Math.max(lineStart, start - REPORTED_REACH), start);
+  if (REPORTED.test(before) || ADDRESSED.test(before)) return true;
   if (!(isQuoted(text, start, end) || inFencedBlock(text, start) || introducedAsExample(text, start))) return false;
   return DISCUSSION_CUE.test(around(text, start, end));
 }
