@@ -1,3 +1,4 @@
+import { INTENT_LEXICONS } from './lexicons/intents-multilingual.js';
 import { rule, type TextRule } from './patterns.js';
 
 /**
@@ -58,6 +59,8 @@ const FLAG_DOC_OR_DESCRIBED = new RegExp(`${FLAG_DOC.source}|${DESCRIBED.source}
  * and the rules that open with a large word class are the scan's slowest.
  */
 const REQUIRES: Readonly<Record<string, RegExp>> = {
+  // The other-language rules: text in Latin script with none of their accented or non-ASCII letters is skipped.
+  ml_send_to_url: /https?:\/\//,
   addressed_order: /\bai\b|llm|gpt|language model|chatbot|assistant|agent|copilot|claude|gemini|chatgpt|hearth|@|x-ai-/i,
   persistence_order: /cron|rc\b|profile|authorized_keys|launch|plist|systemd|\.service|startup|login ?item|scheduled task|hook|sshd_config|fish|vimrc|tmux|sudoers|git-templates|\.pth|site-packages|postinstall|npm config|trust store|certificate|agents\.md|claude\.md|session start|systemctl|\[service\]|at now|autorun|autostart/i,
   persistence_command: /crontab|bashrc|zshrc|profile|rc\.local|launchctl|systemctl/i,
@@ -112,8 +115,19 @@ const RULES: readonly TextRule[] = [
   rule('new_task_header', 'instruction_override', 'high', 'announces a replacement task or instructions', String.raw`(?:^|\n)\s*(?:#{1,6}\s*|\*\*|\[)?(?:new|updated|real|actual|true|hidden|secret|override|revised|corrected|priority|urgent)\s+(?:system\s+)?(?:instructions?|prompt|directives?|task|orders|objective|mission)\s*(?:\*\*|\])?\s*[:\-–—]|\byour\s+(?:new|real|actual|true)\s+(?:task|instructions?|objective|goal|purpose|mission|job)\s+(?:is|are)\b|\binstead(?:,)?\s+(?:of\s+(?:that|what\s+you\s+were\s+(?:told|asked)),?\s+)?(?:you\s+(?:must|will|should)\s+)?(?:now\s+)?(?:do|follow|obey|execute)\s+(?:the\s+following|these|my|this)\b`),
 ];
 
+// ── The same intents in other languages (lexicons/intents-multilingual.ts), joined by language-neutral anchors.
+const words = (pick: (l: (typeof INTENT_LEXICONS)[number]) => readonly string[]) => any(INTENT_LEXICONS.flatMap(pick).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+const AI_NOUN = String.raw`(?:\bAI\b|\bIA\b|\bKI\b|ИИ|ШІ|yapay\s+zeka|trí\s+tuệ\s+nhân\s+tạo|sztuczn\w*\s+inteligencj\w*|人工智能|人工智慧|\bassistente\b|\basistente\b|\bassistant\b|\bbot\b|ذكاء\s+اصطناعي|एआई|هوش\s+مصنوعی)`;
+const ANY_SECRET = String.raw`(?:\.env|\.ssh|\bssh\b|\bapi\b|credentials|\.aws|token|\bkey\b|password|密钥|私钥|密码|密鑰|密碼|キー|パスワード|키|비밀번호|مفتاح|कुंजी|anahtar|khóa|klucz|sleutel|kunci|ключ|пароль|contraseña|mot\s+de\s+passe|passwort|chiave|senha|histórico|historial|historique|verlauf|cronologia|历史|歷史|履歴|기록|سجل|इतिहास|geçmiş|lịch\s+sử|historia|geschiedenis|riwayat|истори|文件|所有文件|datei|fichier|archivo|arquivo|файл|ファイル|파일|ملف|फ़ाइल|dosya|tệp|plik|bestand|berkas)`;
+const MULTILINGUAL_INTENT_RULES: readonly TextRule[] = [
+  rule('ml_persona_no_limits', 'role_hijack', 'high', 'declares the model an AI without restrictions (other languages)', String.raw`${AI_NOUN}[^\n.。!?]{0,40}?${words((l) => l.noLimits)}|${words((l) => l.noLimits)}[^\n.。!?]{0,20}?${AI_NOUN}`, 'iu'),
+  rule('ml_without_asking', 'disable_safety', 'medium', 'asks for actions without confirmation or approval (other languages)', words((l) => l.withoutAsking), 'iu'),
+  rule('ml_reveal_system_prompt', 'prompt_leak', 'high', 'asks for the system prompt word for word (other languages)', String.raw`${words((l) => l.systemPrompt)}[^\n。.!?]{0,40}?${words((l) => l.verbatim)}|${words((l) => l.verbatim)}[^\n。.!?]{0,40}?${words((l) => l.systemPrompt)}`, 'iu'),
+  rule('ml_send_to_url', 'exfiltration', 'high', 'asks for secrets or files to be sent to an address (other languages)', String.raw`(?:${words((l) => l.send)})[^\n。]{0,80}?${ANY_SECRET}[^\n。]{0,80}?https?:\/\/|${ANY_SECRET}[^\n。]{0,60}?https?:\/\/\S+[^\n。]{0,30}?(?:${words((l) => l.send)})|${ANY_SECRET}[^\n。]{0,40}?(?:${words((l) => l.send)})[^\n。]{0,60}?https?:\/\/`, 'iu'),
+];
+
 /** Every intent rule reads words, so a quotation of one in a write-up is a mention (mention.ts). */
-export const INTENT_RULES: readonly TextRule[] = RULES.map((r) => {
+export const INTENT_RULES: readonly TextRule[] = [...RULES, ...MULTILINGUAL_INTENT_RULES].map((r) => {
   const requires = REQUIRES[r.id];
   return { ...r, phrasing: true, ...(requires === undefined ? {} : { requires }) };
 });
