@@ -57,8 +57,24 @@ function runs(text: string, pattern: RegExp, decode: (run: string) => string | n
 const BASE64_RUN = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
 /** `\x69\x67…` escapes; plain hex runs are found by the base64 scan (hex digits are base64 characters). */
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){8,}/g;
-const PERCENT_RUN = /(?:%[0-9a-fA-F]{2}[^\s%]{0,3}){6,}/g;
-const ENTITY_RUN = /(?:&#(?:x[0-9a-fA-F]{1,6}|\d{1,7});[^&\s]{0,2}){4,}/g;
+const LEET_WORD = /\b(?=[a-z0-9]*[a-z])(?=[a-z0-9]*[0-9])[a-z0-9]{3,}\b/gi;
+const LEET_ALL: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's' };
+
+function codePoint(n: number): string {
+  return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '';
+}
+
+/** `text` with every match of `pattern` replaced, when there are at least `min` of them. */
+function inPlace(text: string, encoding: string, pattern: RegExp, min: number, decode: (match: string) => string): DecodedPiece[] {
+  const first = text.search(pattern);
+  if (first < 0) return [];
+  let n = 0;
+  const decoded = text.replace(pattern, (m) => {
+    n++;
+    return decode(m);
+  });
+  return n >= min ? [{ encoding, text: decoded, index: first }] : [];
+}
 const NAMES_ROT13 = /\brot[\s-]?13\b/i;
 const NAMES_REVERSED = /\b(?:revers(?:e|ed)|backwards?|right[\s-]to[\s-]left|mirror(?:ed)?)\b/i;
 
@@ -93,27 +109,25 @@ const DECODERS: readonly Decoder[] = [
       return out;
     },
   },
+  // Escapes are decoded in place over the whole text, so words split into separate runs ("Ignore%20previous")
+  // read as the sentence they spell.
+  { encoding: 'URL encoding', find: (text) => inPlace(text, 'URL encoding', /%[0-9a-fA-F]{2}/g, 3, (m) => String.fromCharCode(parseInt(m.slice(1), 16))) },
+  { encoding: 'HTML entities', find: (text) => inPlace(text, 'HTML entities', /&#(?:x[0-9a-fA-F]{1,6}|\d{1,7});/g, 3, (m) => codePoint(m.startsWith('&#x') ? parseInt(m.slice(3, -1), 16) : Number(m.slice(2, -1)))) },
+  { encoding: 'Unicode escapes', find: (text) => inPlace(text, 'Unicode escapes', /\\u[0-9a-fA-F]{4}/g, 3, (m) => String.fromCharCode(parseInt(m.slice(2), 16))) },
   {
-    encoding: 'URL encoding',
-    find: (text) =>
-      runs(
-        text,
-        PERCENT_RUN,
-        (run) => {
-          try {
-            return decodeURIComponent(run);
-          } catch {
-            // Not valid percent-encoding: the run is left as it is, the rest of the text is still scanned.
-            return null;
-          }
-        },
-        'URL encoding',
-      ),
+    // 'igno' + 're al' + 'l prev' …: string pieces a model is asked to concatenate.
+    encoding: 'concatenated strings',
+    find: (text) => (text.length <= WHOLE_TEXT_LIMIT && /['"`]\s*\+\s*['"`]/.test(text) ? [{ encoding: 'concatenated strings', text: text.replace(/(['"`])\s*\+\s*\1/g, ''), index: 0 }] : []),
   },
   {
-    encoding: 'HTML entities',
+    // Leetspeak beyond what the view folds (it leaves words ending in a digit alone: "ed25519"): every digit and
+    // @/$ read as a letter, when enough words mix letters and digits to look deliberate.
+    encoding: 'leetspeak',
+    // A word of digits only ("411") reads 1 as l ("all"); inside a word 1 is i ("1gn0r3").
     find: (text) =>
-      runs(text, ENTITY_RUN, (run) => run.replace(/&#(x[0-9a-fA-F]+|\d+);/g, (_, n: string) => String.fromCodePoint(n.startsWith('x') ? parseInt(n.slice(1), 16) : Number(n))), 'HTML entities'),
+      text.length <= WHOLE_TEXT_LIMIT && (text.match(LEET_WORD) ?? []).length >= 3
+        ? [{ encoding: 'leetspeak', text: text.replace(/\b[0-9]{2,}\b/g, (w) => w.replace(/1/g, 'l')).replace(/[0134578@$]/g, (c) => LEET_ALL[c] ?? c), index: 0 }]
+        : [],
   },
   {
     encoding: 'ROT13',

@@ -139,9 +139,11 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
   const found = new Set(findings.map((f) => `${f.rule}:${f.lang ?? ''}`));
   const hidden = decodeTagMessage(invisible);
   const pieces = [...(hidden.trim() === '' ? [] : [{ encoding: 'tag characters', text: hidden, index: undefined as number | undefined }]), ...decodeHidden(text)];
+  // Markup rules read the document as rendered; decoding a URL's escapes makes badge URLs look like beacons.
+  const ignoredInDecoded = new Set([...ignored, ...MARKUP_RULES.map((r) => r.id)]);
   for (const piece of pieces) {
     const pieceView = buildTextView(piece.text, []);
-    for (const hit of ruleHits(pieceView.text, ignored)) {
+    for (const hit of ruleHits(pieceView.text, ignoredInDecoded)) {
       const key = `${hit.rule}:${hit.lang ?? ''}`;
       // What reads the same before decoding was not hidden by it (ROT13 leaves Cyrillic and Chinese alone).
       if (found.has(key) || view.text.includes(pieceView.text.slice(hit.index, hit.index + hit.length))) continue;

@@ -39,12 +39,14 @@ const LATIN = /\p{Script=Latin}/u;
  */
 const SPACED_LETTERS = /(?<![A-Za-z])[A-Za-z](?:[ ._*-][A-Za-z](?![A-Za-z])){2,}/g;
 const SPACER = /[ ._*-]/g;
+const DOT_SPACER = /[._*-]/g;
 const SPACE_RUN = /[ \t\u00a0\u3000]{2,}|[\t\u00a0\u3000]/g;
 
 export function buildTextView(text: string, invisible: readonly InvisibleCharacter[]): TextView {
   let view = withoutInvisibleNormalised(text, invisible);
   view = { text: foldMixedWords(view.text), origin: view.origin };
-  view = rewrite(view, SPACED_LETTERS, (m) => m.replace(SPACER, ''));
+  // "i g n o r e" joins whole; in "P.l.e.a.s.e i.g.n.o.r.e" the dots join letters and the spaces stay word breaks.
+  view = rewrite(view, SPACED_LETTERS, (m) => (/[._*-]/.test(m) ? m.replace(DOT_SPACER, '') : m.replace(SPACER, '')));
   return rewrite(view, SPACE_RUN, () => ' ');
 }
 
