@@ -120,10 +120,13 @@ const words = (pick: (l: (typeof INTENT_LEXICONS)[number]) => readonly string[])
 const AI_NOUN = String.raw`(?:\bAI\b|\bIA\b|\bKI\b|ИИ|ШІ|yapay\s+zeka|trí\s+tuệ\s+nhân\s+tạo|sztuczn\w*\s+inteligencj\w*|人工智能|人工智慧|\bassistente\b|\basistente\b|\bassistant\b|\bbot\b|ذكاء\s+اصطناعي|एआई|هوش\s+مصنوعی)`;
 const ANY_SECRET = String.raw`(?:\.env|\.ssh|\bssh\b|\bapi\b|credentials|\.aws|token|\bkey\b|password|密钥|私钥|密码|密鑰|密碼|キー|パスワード|키|비밀번호|مفتاح|कुंजी|anahtar|khóa|klucz|sleutel|kunci|ключ|пароль|contraseña|mot\s+de\s+passe|passwort|chiave|senha|histórico|historial|historique|verlauf|cronologia|历史|歷史|履歴|기록|سجل|इतिहास|geçmiş|lịch\s+sử|historia|geschiedenis|riwayat|истори|文件|所有文件|datei|fichier|archivo|arquivo|файл|ファイル|파일|ملف|फ़ाइल|dosya|tệp|plik|bestand|berkas)`;
 const MULTILINGUAL_INTENT_RULES: readonly TextRule[] = [
-  rule('ml_persona_no_limits', 'role_hijack', 'high', 'declares the model an AI without restrictions (other languages)', String.raw`${AI_NOUN}[^\n.。!?]{0,40}?${words((l) => l.noLimits)}|${words((l) => l.noLimits)}[^\n.。!?]{0,20}?${AI_NOUN}`, 'iu'),
-  rule('ml_without_asking', 'disable_safety', 'medium', 'asks for actions without confirmation or approval (other languages)', words((l) => l.withoutAsking), 'iu'),
-  rule('ml_reveal_system_prompt', 'prompt_leak', 'high', 'asks for the system prompt word for word (other languages)', String.raw`${words((l) => l.systemPrompt)}[^\n。.!?]{0,40}?${words((l) => l.verbatim)}|${words((l) => l.verbatim)}[^\n。.!?]{0,40}?${words((l) => l.systemPrompt)}`, 'iu'),
-  rule('ml_send_to_url', 'exfiltration', 'high', 'asks for secrets or files to be sent to an address (other languages)', String.raw`(?:${words((l) => l.send)})[^\n。]{0,80}?${ANY_SECRET}[^\n。]{0,80}?https?:\/\/|${ANY_SECRET}[^\n。]{0,60}?https?:\/\/\S+[^\n。]{0,30}?(?:${words((l) => l.send)})|${ANY_SECRET}[^\n。]{0,40}?(?:${words((l) => l.send)})[^\n。]{0,60}?https?:\/\/`, 'iu'),
+  // No Unicode mode: the words are literal and case folding works without it, at a fraction of the cost.
+  // Each rule starts at its rarest part (the "no limits" words, the URL) and looks around for the rest: starting
+  // at the AI noun or the send verb made these the slowest rules of the scan.
+  rule('ml_persona_no_limits', 'role_hijack', 'high', 'declares the model an AI without restrictions (other languages)', String.raw`${words((l) => l.noLimits)}(?:(?<=${AI_NOUN}[^\n.。!?]{0,40}?${words((l) => l.noLimits)})|(?=[^\n.。!?]{0,20}?${AI_NOUN}))`, 'i'),
+  rule('ml_without_asking', 'disable_safety', 'medium', 'asks for actions without confirmation or approval (other languages)', words((l) => l.withoutAsking), 'i'),
+  rule('ml_reveal_system_prompt', 'prompt_leak', 'high', 'asks for the system prompt word for word (other languages)', String.raw`${words((l) => l.systemPrompt)}[^\n。.!?]{0,40}?${words((l) => l.verbatim)}|${words((l) => l.verbatim)}[^\n。.!?]{0,40}?${words((l) => l.systemPrompt)}`, 'i'),
+  rule('ml_send_to_url', 'exfiltration', 'high', 'asks for secrets or files to be sent to an address (other languages)', String.raw`https?:\/\/(?:(?<=(?:${words((l) => l.send)})[^\n。]{0,80}?${ANY_SECRET}[^\n。]{0,80}?https?:\/\/|${ANY_SECRET}[^\n。]{0,40}?(?:${words((l) => l.send)})[^\n。]{0,60}?https?:\/\/)|(?<=${ANY_SECRET}[^\n。]{0,60}?https?:\/\/)\S+[^\n。]{0,30}?(?:${words((l) => l.send)}))`, 'i'),
 ];
 
 /** Every intent rule reads words, so a quotation of one in a write-up is a mention (mention.ts). */
