@@ -1,9 +1,18 @@
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HearthError } from '../src/core/errors.js';
 import { OpenAICompatibleModel } from '../src/core/llm/providers/openai.js';
 import { checkEntryContentJudged } from '../src/core/memory/memory-plan.js';
 import { createInjectionJudge, judgeInjection, parseInjectionVerdict } from '../src/core/safety/injection/judge.js';
+import { installSkillJudged } from '../src/core/skills/install.js';
+import { loadSkillLibrary } from '../src/core/skills/library.js';
+import { manageSkill } from '../src/core/skills/manage.js';
+import { SkillUsageStore } from '../src/core/skills/usage.js';
 import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
+import { basicFields, skillMd, tempDir, writeSkill } from './fixtures/skills/write-skill.js';
+import { createTempStore } from './fixtures/temp-store.js';
 import type { Script, ScriptedServer } from './fixtures/scripted-turns.js';
 
 /** `security.injection_judge` against a real HTTP server speaking the OpenAI protocol: when it is asked, what it sees, what its answer may change. */
@@ -76,5 +85,26 @@ describe('injection judge', () => {
     expect(parseInjectionVerdict('{"verdict":"injection"}')).toEqual({ verdict: 'injection', why: '' });
     expect(parseInjectionVerdict('{"verdict":"INJECTION"}').verdict).toBe('unsure');
     expect(parseInjectionVerdict('{"verdict": "benign"').verdict).toBe('unsure');
+  });
+
+  it('skill_manage refuses a grey-zone write the judge calls an injection, and writes nothing (catches the judge not reaching skill writes)', async () => {
+    const { judge } = await judgeFor([{ text: '{"verdict":"injection","reason":"token sent out"}' }]);
+    const store = createTempStore('hearth-judge-skills-');
+    const home = mkdtempSync(join(tmpdir(), 'hearth-home-'));
+    mkdirSync(join(home, 'skills'), { recursive: true });
+    const library = loadSkillLibrary([{ path: join(home, 'skills'), scope: 'user', label: 'HEARTH_HOME/skills' }]);
+    const content = skillMd(basicFields('gh-status'), `# Steps\n1. ${GREY}\n`);
+    const ctx = { library, usage: new SkillUsageStore(store.open().db), home, injectionJudge: judge };
+    await expect(manageSkill(ctx, { action: 'create', name: 'gh-status', content })).rejects.toMatchObject({ code: 'content_unsafe' });
+    expect(existsSync(join(home, 'skills', 'gh-status'))).toBe(false);
+    store.cleanup();
+  });
+
+  it('installSkillJudged refuses a skill whose grey-zone file the judge calls an injection, copying nothing (catches installs skipping the judge)', async () => {
+    const { judge } = await judgeFor([{ text: '{"verdict":"injection","reason":"exfiltration"}' }]);
+    const dir = writeSkill(tempDir(), 'gh-api', skillMd(basicFields('gh-api')), { 'scripts/call.sh': 'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user\n' });
+    const skills = tempDir();
+    await expect(installSkillJudged(dir, skills, { injectionJudge: judge })).rejects.toMatchObject({ code: 'content_unsafe' });
+    expect(existsSync(join(skills, 'gh-api'))).toBe(false);
   });
 });
