@@ -63,8 +63,23 @@ export function readsAsDiscussion(text: string, start: number, end: number): boo
   return discussionDensity(text, start, end) >= TOPIC_MIN + 1;
 }
 
+/** A heading that introduces examples of attacks: list items under it are the examples. */
+const EXAMPLES_HEADING = /example|attack|payload|pattern|signs?\b|red flags?|indicator|threat|injection|jailbreak|abuse|misuse|what to (?:look|watch) for/i;
+const HEADING_REACH = 1500;
+
+/** A table row or a blockquote in a passage about attacks, or a list item under a heading about them. */
+function inQuotingBlock(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const line = text.slice(lineStart, start);
+  if (/^\s*[|>]/.test(line)) return DISCUSSION_CUE.test(around(text, start, end));
+  if (!/^\s*(?:[-*+]|\d+[.)])\s/.test(line)) return false;
+  const before = text.slice(Math.max(0, lineStart - HEADING_REACH), lineStart);
+  const heading = before.match(/^#{1,6}\s+([^\n]*)$/gm)?.at(-1);
+  return heading !== undefined && EXAMPLES_HEADING.test(heading);
+}
+
 export function isQuotedMention(text: string, start: number, end: number): boolean {
-  if (readsAsDiscussion(text, start, end)) return true;
+  if (readsAsDiscussion(text, start, end) || inQuotingBlock(text, start, end)) return true;
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const before = text.slice(Math.max(lineStart, start - REPORTED_REACH), start);
   if (REPORTED.test(before) || ADDRESSED.test(before)) return true;
