@@ -57,7 +57,9 @@ describe.skipIf(dockerdPath === null)('terminal.backend: docker', () => {
   it('runs the terminal tool in the sandbox container, and removes it when the engine closes', async () => {
     process.env.DOCKER_HOST = `unix://${dockerd.daemon.socketPath}`;
     try {
-      app = await start('id -u; ls /; touch /etc/escape 2>&1', '');
+      // auto_approve: `touch /etc/escape` is a flagged write (the detector reads touch's targets); the sandbox, not
+      // the approval, must be what stops it here.
+      app = await start('id -u; ls /; touch /etc/escape 2>&1', '    auto_approve: true\n');
       const result = await toolResult(app, 'who am i');
       expect(result).toMatch(/^65534$/m);
       expect(result).toMatch(/Read-only file system/);
