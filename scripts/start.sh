@@ -49,12 +49,12 @@ case "$mode" in
     exec "$(electron_binary)" . "$@"
     ;;
   web)
-    npx tsc -p tsconfig.build.json
+    npm run --silent build   # the CLI and the injection scanner's model weights (scripts/train-injection-model.ts)
     npx vite build --logLevel warn
     exec node bin/hearth.js serve --open "$@"
     ;;
   terminal)
-    npx tsc -p tsconfig.build.json
+    npm run --silent build
     if [ ! -f "${HEARTH_HOME:-$HOME/.hearth}/config.yaml" ] && [ -t 0 ]; then
       node bin/hearth.js setup
     fi

@@ -46,7 +46,7 @@ fi
 # 3. Static checks and the build the CLI runs from.
 log "lint";      npx eslint .
 log "typecheck"; npx tsc -p tsconfig.json --noEmit && npx tsc -p tsconfig.renderer.json
-log "build";     npx tsc -p tsconfig.build.json && node --import tsx scripts/train-injection-model.ts && npx vite build --logLevel warn
+log "build";     npm run --silent build && npx vite build --logLevel warn
 
 # 4. Tests, inside a private keychain session that ends with this script.
 log "tests"
