@@ -16,6 +16,7 @@ import type { ChatModel } from './llm/types.js';
 import { ApprovalAuditLog } from './safety/approvals/audit-log.js';
 import { ApprovalPolicyBroker } from './safety/approvals/policy.js';
 import { createModelJudge } from './safety/approvals/smart-judge.js';
+import { createInjectionJudge } from './safety/injection/judge.js';
 import { getSecret } from './safety/secrets/keychain.js';
 import { redactorFromEnvironment, type Redactor } from './safety/secrets/redact.js';
 import { openStore } from './store/open-store.js';
@@ -126,10 +127,14 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   // Smart mode's judge: the configured reviewer model, or the chat model itself. Built even in manual mode,
   // because settings can switch to smart while Hearth runs; a bad `approvals.smart_model` fails here, at start.
   let judgeModel: ChatModel = model;
+  // `security.injection_judge`: a second opinion on memory and skill writes the injection scanner is unsure of.
+  let injectionJudgeModel: ChatModel | null = null;
   try {
     if (config.approvals.smart_model !== undefined) judgeModel = createModelChain(modelContext(config, { model: config.approvals.smart_model }));
+    if (config.security.injection_judge !== undefined) injectionJudgeModel = createModelChain(modelContext(config, { model: config.security.injection_judge }));
   } catch (err) {
     await model.dispose?.();
+    if (judgeModel !== model) await judgeModel.dispose?.();
     throw err;
   }
 
@@ -147,6 +152,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
         store,
         model,
         onWarning: warn,
+        ...(injectionJudgeModel === null ? {} : { injectionJudge: createInjectionJudge(injectionJudgeModel) }),
         ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
         ...(options.hostSpawners?.embed ? { spawnEmbedHost: options.hostSpawners.embed } : {}),
       });
@@ -163,6 +169,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   } catch (err) {
     await model.dispose?.();
     if (judgeModel !== model) await judgeModel.dispose?.();
+    await injectionJudgeModel?.dispose?.();
     throw err;
   }
   for (const skipped of learning.skills.library().skipped) warn(`Skill not loaded: ${skipped.path}: ${skipped.reason}`);
@@ -259,6 +266,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       await learning.dispose();
       await model.dispose?.();
       if (judgeModel !== model) await judgeModel.dispose?.();
+      await injectionJudgeModel?.dispose?.();
       // Containers and connections go with the engine (a crash leaves containers for the next start to remove).
       await backend.dispose?.();
       store.close();

@@ -22,6 +22,7 @@ import { createMemoryTool } from '../tools/memory.js';
 import { anyTool, ToolRegistry, type AnyTool } from '../tools/registry.js';
 import { createSessionSearchTool } from '../tools/session-search.js';
 import { createSkillTools } from '../tools/skills.js';
+import type { InjectionJudge } from '../safety/injection/judge.js';
 import { createUserModelTool } from '../tools/user-model.js';
 import { UserFactStore } from '../user-model/facts.js';
 import { reflectOnUser } from '../user-model/reflect.js';
@@ -61,6 +62,8 @@ export interface LearningSetup {
   onWarning?: (message: string) => void;
   /** How the embedding host process starts (a `utilityProcess` in Electron; `child_process.fork` by default). */
   spawnEmbedHost?: HostSpawner;
+  /** `security.injection_judge`: asked about memory and skill writes the injection scanner is unsure of. */
+  injectionJudge?: InjectionJudge;
 }
 
 /** Messages embedded per search at most, so a first search over a long history stays bounded. */
@@ -96,9 +99,17 @@ export function createLearning(setup: LearningSetup): LearningComponents {
     home,
     rank: (query, limit, signal) => skills.rank(query, limit, signal),
     stage: config.skills.write_approval ? (kind, args, summary) => void pending.stage({ kind, sessionId: null, payload: args, summary }) : null,
+    ...(setup.injectionJudge === undefined ? {} : { injectionJudge: setup.injectionJudge }),
   });
   const tools = [
-    anyTool(createMemoryTool({ memory, limits, stage: config.memory.write_approval ? (write) => pending.stage(write) : null })),
+    anyTool(
+      createMemoryTool({
+        memory,
+        limits,
+        stage: config.memory.write_approval ? (write) => pending.stage(write) : null,
+        ...(setup.injectionJudge === undefined ? {} : { injectionJudge: setup.injectionJudge }),
+      }),
+    ),
     anyTool(createSessionSearchTool({ search })),
     anyTool(skillTools.skillsList),
     anyTool(skillTools.skillView),

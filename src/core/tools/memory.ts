@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isHearthError, type HearthError } from '../errors.js';
 import type { MemoryLimits, MemoryTarget } from '../memory/budget.js';
-import { targetLabel, type MemoryOperation } from '../memory/memory-plan.js';
+import { checkEntryContentJudged, targetLabel, type MemoryOperation } from '../memory/memory-plan.js';
+import type { InjectionJudge } from '../safety/injection/judge.js';
 import type { MemoryStore, MemoryWriteOutcome } from '../memory/store.js';
 import { formatUsage, type MemoryEntry, type MemoryUsage } from '../memory/usage.js';
 import { defineTool, type ToolContext, type ToolResult } from './define.js';
@@ -42,6 +43,8 @@ export interface MemoryToolDeps {
   limits: Readonly<MemoryLimits>;
   /** When set, writes are checked then staged for approval, not applied. */
   stage?: StageMemoryWrite | null;
+  /** `security.injection_judge`: asked first about new text the scanner is unsure of; its "injection" refuses the write. */
+  injectionJudge?: InjectionJudge;
 }
 
 /** Refusals the model can fix itself; they come back as error results, never as exceptions. */
@@ -62,6 +65,8 @@ export function createMemoryTool(deps: MemoryToolDeps) {
       if (input.action === 'read') return describeLive(target, deps.memory.read(target), deps.memory.usage(target, deps.limits[target]));
       const op = toOperation(input);
       try {
+        // The store scans again as it writes; the judge can only add a refusal here, never clear a rule's finding.
+        if (deps.injectionJudge !== undefined && 'content' in op) await checkEntryContentJudged(op.content, target, deps.injectionJudge);
         if (deps.stage) return await stageWrite(deps.stage, deps, op, input, ctx);
         return report(deps.memory.write(op, { limit: deps.limits[target] }), ctx);
       } catch (err) {

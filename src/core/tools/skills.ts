@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { HearthError, isHearthError } from '../errors.js';
 import { renderSkillContent } from '../skills/catalog.js';
 import { manageSkill, SKILL_ACTIONS, type SkillChange, type SkillManageRequest } from '../skills/manage.js';
+import type { InjectionJudge } from '../safety/injection/judge.js';
 import { rankSkills, type RankedSkill } from '../skills/relevance.js';
 import type { Skill, SkillLibrary } from '../skills/types.js';
 import type { SkillUsageStore } from '../skills/usage.js';
@@ -23,6 +24,8 @@ export interface SkillToolDeps {
   stage?: ((kind: 'skill', args: unknown, summary: string) => void) | null;
   /** The ranking skills_search uses (SkillService.rank: keyword and semantic, fused); default keyword only. */
   rank?: (query: string, limit: number, signal: AbortSignal) => Promise<RankedSkill[]>;
+  /** `security.injection_judge`, handed to manageSkill for the scanner's grey zone. */
+  injectionJudge?: InjectionJudge;
 }
 
 /** Per-session set of skills already injected by skill_view (SKILLS-SPEC case 48). */
@@ -93,7 +96,7 @@ export function createSkillTools(deps: SkillToolDeps): {
     parallelSafe: false,
     async run(input, ctx) {
       const request = toRequest(input);
-      const context = { library: deps.getLibrary(), usage: deps.usage, home: deps.home };
+      const context = { library: deps.getLibrary(), usage: deps.usage, home: deps.home, ...(deps.injectionJudge === undefined ? {} : { injectionJudge: deps.injectionJudge }) };
       try {
         if (deps.stage) {
           const checked = await manageSkill(context, request, { dryRun: true });
