@@ -1,5 +1,5 @@
-import { errorMessage } from '../../errors.js';
 import type { ChatModel } from '../../llm/types.js';
+import { callJudgeModel, fenceUntrusted, parseJudgeAnswer } from '../model-judge.js';
 import type { ActionKind } from './broker.js';
 
 /**
@@ -35,56 +35,27 @@ const SYSTEM = [
 ].join('\n');
 
 export function judgePrompt(request: JudgeRequest): string {
-  // JSON.stringify escapes quotes and newlines; `<` is escaped too, so the text cannot close the fence.
-  const fenced = JSON.stringify(request.command).replace(/</g, '\\u003c');
   return [
     `Kind: ${request.kind === 'file_write' ? 'a file write (the action is the path)' : 'a shell command'}`,
     ...(request.cwd === undefined ? [] : [`Working directory: ${JSON.stringify(request.cwd)}`]),
     `Flagged because: ${request.reasons.join('; ')}`,
-    `<action>${fenced}</action>`,
+    `<action>${fenceUntrusted(request.command)}</action>`,
   ].join('\n');
 }
 
+const DECISIONS = ['approve', 'deny', 'escalate'] as const;
+
 /** Reads the judge's answer strictly: one JSON object with a known decision, or it is "escalate". */
 export function parseVerdict(text: string): JudgeVerdict {
-  const match = /\{[\s\S]*\}/.exec(text.trim());
-  if (match === null) return { decision: 'escalate', why: 'the judge did not answer in JSON' };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(match[0]);
-  } catch (err) {
-    return { decision: 'escalate', why: `the judge's answer is not valid JSON (${errorMessage(err)})` };
-  }
-  const value = parsed as { decision?: unknown; reason?: unknown };
-  const decision = value.decision;
-  if (decision !== 'approve' && decision !== 'deny' && decision !== 'escalate') return { decision: 'escalate', why: 'the judge gave no known decision' };
-  return { decision, why: typeof value.reason === 'string' ? value.reason.slice(0, 300) : '' };
+  const { value, why } = parseJudgeAnswer(text, 'decision', DECISIONS, 'escalate');
+  return { decision: value, why };
 }
 
 /** A judge backed by a chat model. A model that fails or times out makes the verdict "escalate", never "approve". */
 export function createModelJudge(model: ChatModel, options: { timeoutMs?: number } = {}): CommandJudge {
   const timeoutMs = options.timeoutMs ?? 30_000;
   return async (request, signal) => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`no verdict within ${timeoutMs / 1000} s`)), timeoutMs);
-    const onAbort = (): void => controller.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    let text = '';
-    try {
-      const stream = model.stream(
-        { messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: judgePrompt(request) }], tools: [], toolChoice: 'none', maxTokens: 200, temperature: 0 },
-        controller.signal,
-      );
-      for await (const event of stream) {
-        if (event.type === 'text') text += event.delta;
-      }
-    } catch (err) {
-      if (signal.aborted) throw err;
-      return { decision: 'escalate', why: `the judge failed: ${errorMessage(err)}` };
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    }
-    return parseVerdict(text);
+    const answer = await callJudgeModel(model, SYSTEM, judgePrompt(request), timeoutMs, signal);
+    return answer.ok ? parseVerdict(answer.text) : { decision: 'escalate', why: answer.why };
   };
 }

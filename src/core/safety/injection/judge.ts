@@ -1,5 +1,5 @@
-import { errorMessage } from '../../errors.js';
 import type { ChatModel } from '../../llm/types.js';
+import { callJudgeModel, fenceUntrusted, parseJudgeAnswer } from '../model-judge.js';
 import { scanForInjection, type InjectionFinding, type InjectionScanResult, type ScanOptions } from './scan.js';
 
 /**
@@ -41,48 +41,23 @@ const SYSTEM = [
 const MAX_TEXT = 8_000;
 
 export function injectionJudgePrompt(request: InjectionJudgeRequest): string {
-  const fenced = JSON.stringify(request.text).replace(/</g, '\\u003c');
-  return [`Source: ${JSON.stringify(request.source)}`, `Scanner unsure because: ${request.reasons.join('; ') || 'its learned model was in its grey zone'}`, `<text>${fenced}</text>`].join('\n');
+  return [`Source: ${JSON.stringify(request.source)}`, `Scanner unsure because: ${request.reasons.join('; ') || 'its learned model was in its grey zone'}`, `<text>${fenceUntrusted(request.text)}</text>`].join('\n');
 }
+
+const VERDICTS = ['injection', 'benign', 'unsure'] as const;
 
 /** Strict: one JSON object with a known verdict, or "unsure". */
 export function parseInjectionVerdict(text: string): InjectionJudgeVerdict {
-  const match = /\{[\s\S]*\}/.exec(text.trim());
-  if (match === null) return { verdict: 'unsure', why: 'the judge did not answer in JSON' };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(match[0]);
-  } catch (err) {
-    return { verdict: 'unsure', why: `the judge's answer is not valid JSON (${errorMessage(err)})` };
-  }
-  const value = parsed as { verdict?: unknown; reason?: unknown };
-  if (value.verdict !== 'injection' && value.verdict !== 'benign' && value.verdict !== 'unsure') return { verdict: 'unsure', why: 'the judge gave no known verdict' };
-  return { verdict: value.verdict, why: typeof value.reason === 'string' ? value.reason.slice(0, 300) : '' };
+  const { value, why } = parseJudgeAnswer(text, 'verdict', VERDICTS, 'unsure');
+  return { verdict: value, why };
 }
 
 /** A judge backed by a chat model; failures and timeouts answer "unsure" with the reason. */
 export function createInjectionJudge(model: ChatModel, options: { timeoutMs?: number } = {}): InjectionJudge {
   const timeoutMs = options.timeoutMs ?? 30_000;
   return async (request, signal) => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`no verdict within ${timeoutMs / 1000} s`)), timeoutMs);
-    const onAbort = (): void => controller.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    let text = '';
-    try {
-      const stream = model.stream(
-        { messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: injectionJudgePrompt(request) }], tools: [], toolChoice: 'none', maxTokens: 200, temperature: 0 },
-        controller.signal,
-      );
-      for await (const event of stream) if (event.type === 'text') text += event.delta;
-    } catch (err) {
-      if (signal.aborted) throw err;
-      return { verdict: 'unsure', why: `the judge failed: ${errorMessage(err)}` };
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    }
-    return parseInjectionVerdict(text);
+    const answer = await callJudgeModel(model, SYSTEM, injectionJudgePrompt(request), timeoutMs, signal);
+    return answer.ok ? parseInjectionVerdict(answer.text) : { verdict: 'unsure', why: answer.why };
   };
 }
 
