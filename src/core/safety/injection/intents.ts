@@ -119,6 +119,35 @@ const RULES: readonly TextRule[] = [
 const words = (pick: (l: (typeof INTENT_LEXICONS)[number]) => readonly string[]) => any(INTENT_LEXICONS.flatMap(pick).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
 const AI_NOUN = String.raw`(?:\bAI\b|\bIA\b|\bKI\b|ИИ|ШІ|yapay\s+zeka|trí\s+tuệ\s+nhân\s+tạo|sztuczn\w*\s+inteligencj\w*|人工智能|人工智慧|\bassistente\b|\basistente\b|\bassistant\b|\bbot\b|ذكاء\s+اصطناعي|एआई|هوش\s+مصنوعی)`;
 const ANY_SECRET = String.raw`(?:\.env|\.ssh|\bssh\b|\bapi\b|credentials|\.aws|token|\bkey\b|password|密钥|私钥|密码|密鑰|密碼|キー|パスワード|키|비밀번호|مفتاح|कुंजी|anahtar|khóa|klucz|sleutel|kunci|ключ|пароль|contraseña|mot\s+de\s+passe|passwort|chiave|senha|histórico|historial|historique|verlauf|cronologia|历史|歷史|履歴|기록|سجل|इतिहास|geçmiş|lịch\s+sử|historia|geschiedenis|riwayat|истори|文件|所有文件|datei|fichier|archivo|arquivo|файл|ファイル|파일|ملف|फ़ाइल|dosya|tệp|plik|bestand|berkas)`;
+
+/**
+ * Gates for the other-language rules (TextRule.requires): for each entry of a word class, one of its words
+ * chosen to be rare in English text (one with a non-ASCII letter, else the longest not in COMMON_IN_ENGLISH).
+ * Safe: every match of the rule contains a whole entry of the class, so it contains that word literally, and
+ * the gate is a plain alternation with the rule's own flags ('i', no Unicode mode), so the engine's case
+ * folding is the same. English documents hold none of these words: the rules, the slowest of the scan on
+ * READMEs, are then skipped.
+ */
+const COMMON_IN_ENGLISH = new Set(['restriction', 'filter', 'filters', 'instructions', 'message', 'prompt', 'confirmation', 'system', 'sistema', 'limiti', 'mot', 'wort', 'ord', 'pour', 'letra', 'kata', 'por', 'per', 'de', 'del', 'do', 'di', 'la', 'al', 'le', 'na', 'te', 'zu', 'no', 'in', 'demi', 'apa', 'upp', 'lên', 'kin']);
+function gateWord(entry: string): string {
+  const parts = entry.split(' ').filter((w) => w !== '');
+  const nonAscii = parts.filter((w) => [...w].some((c) => c.charCodeAt(0) > 0x7f));
+  const pool = nonAscii.length > 0 ? nonAscii : parts.filter((w) => !COMMON_IN_ENGLISH.has(w.toLowerCase()));
+  return (pool.length > 0 ? pool : parts).reduce((a, b) => (b.length > a.length ? b : a));
+}
+function wordGate(pick: (l: (typeof INTENT_LEXICONS)[number]) => readonly string[]): RegExp {
+  const gate = [...new Set(INTENT_LEXICONS.flatMap(pick).map(gateWord))];
+  return new RegExp(gate.sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i');
+}
+const MULTILINGUAL_REQUIRES: Readonly<Record<string, RegExp>> = {
+  ml_persona_no_limits: wordGate((l) => l.noLimits),
+  ml_without_asking: wordGate((l) => l.withoutAsking),
+  // Both alternatives need a system-prompt entry (and a verbatim one); the system-prompt words are the rarer.
+  ml_reveal_system_prompt: wordGate((l) => l.systemPrompt),
+  // Every branch needs a send verb (in the match or its look-behind, both inside the text) and a URL.
+  ml_send_to_url: wordGate((l) => l.send),
+};
+
 const MULTILINGUAL_INTENT_RULES: readonly TextRule[] = [
   // No Unicode mode: the words are literal and case folding works without it, at a fraction of the cost.
   // Each rule starts at its rarest part (the "no limits" words, the URL) and looks around for the rest: starting
@@ -131,6 +160,6 @@ const MULTILINGUAL_INTENT_RULES: readonly TextRule[] = [
 
 /** Every intent rule reads words, so a quotation of one in a write-up is a mention (mention.ts). */
 export const INTENT_RULES: readonly TextRule[] = [...RULES, ...MULTILINGUAL_INTENT_RULES].map((r) => {
-  const requires = REQUIRES[r.id];
+  const requires = MULTILINGUAL_REQUIRES[r.id] ?? REQUIRES[r.id];
   return { ...r, phrasing: true, ...(requires === undefined ? {} : { requires }) };
 });
