@@ -149,5 +149,9 @@ describe('hearth run (one shot, no terminal to ask on)', () => {
     const log = await runHearth(['approvals', 'log', '--json'], { env });
     expect(log.code).toBe(0);
     expect(JSON.parse(log.stdout.trim().split('\n')[0] ?? '{}')).toMatchObject({ command, verdict: 'hardline', approved: false, decision: 'hardline', origin: 'user' });
+    // The stored transcript keeps the outcome: catches `hearth sessions show` presenting the refused call like one that ran.
+    const [session] = JSON.parse((await runHearth(['sessions', 'list', '--json'], { env })).stdout) as Array<{ id: string }>;
+    const shown = await runHearth(['sessions', 'show', session?.id ?? ''], { env });
+    expect(shown.stdout).toMatch(/\[tool terminal denied \[approval: hardline\]\]/);
   });
 });

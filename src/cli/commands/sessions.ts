@@ -69,6 +69,8 @@ function formatSessionLine(s: SessionRecord): string {
 
 function formatMessage(m: StoredMessage): string {
   const calls = m.toolCalls?.map((c) => `  → ${c.name}(${c.arguments})`).join('\n');
-  const head = m.role === 'tool' ? `[tool ${m.toolName ?? ''}]` : `[${m.role}]`;
+  // A tool row says how the call ended (denied, timed out, failed…), so a refused command never reads as if it ran.
+  const outcome = m.outcome === null ? '' : ` ${m.outcome.status.replace('_', ' ')}${m.outcome.note === undefined ? '' : ` [approval: ${m.outcome.note}]`}`;
+  const head = m.role === 'tool' ? `[tool ${m.toolName ?? ''}${outcome}]` : `[${m.role}]`;
   return [head, m.content, calls].filter(Boolean).join('\n');
 }
