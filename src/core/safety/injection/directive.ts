@@ -1,3 +1,4 @@
+import { groupedAlternation } from './alternation.js';
 import { LEXICONS } from './lexicons/index.js';
 import type { DirectiveLexicon } from './lexicons/types.js';
 
@@ -57,7 +58,7 @@ function entry(word: string): string {
 }
 
 function alternatives(words: readonly string[]): string {
-  return [...new Set(words)].sort((a, b) => b.length - a.length).map(entry).join('|');
+  return groupedAlternation([...new Set(words)].sort((a, b) => b.length - a.length).map(entry));
 }
 
 /** The canonical form a matched word is looked up by: lowercase, single spaces. */
@@ -82,7 +83,7 @@ function containsAny(segment: string, words: readonly string[], spaced: boolean)
 /** The first part's words as a fast pre-scan: stems without their tail, spaces as any whitespace. */
 function candidatePattern(words: readonly string[]): RegExp {
   const plain = [...new Set(words.map((w) => (w.endsWith('*') ? w.slice(0, -1) : w)))].sort((a, b) => b.length - a.length);
-  return new RegExp(plain.map((w) => escape(w).replace(/ +/g, String.raw`\s+`)).join('|'), 'gi');
+  return new RegExp(groupedAlternation(plain.map((w) => escape(w).replace(/ +/g, String.raw`\s+`))), 'gi');
 }
 
 function compile(lexicon: DirectiveLexicon): Compiled {
@@ -156,10 +157,9 @@ for (const compiled of COMPILED) {
   }
 }
 const LATIN_CANDIDATES = new RegExp(
-  [...new Set([...LATIN_FIRST_WORDS.keys(), ...LATIN_STEMS.map(([stem]) => stem)])]
-    .sort((a, b) => b.length - a.length)
-    .map(escape)
-    .join('|'),
+  groupedAlternation(
+    [...new Set([...LATIN_FIRST_WORDS.keys(), ...LATIN_STEMS.map(([stem]) => stem)])].sort((a, b) => b.length - a.length).map(escape),
+  ),
   'gi',
 );
 const MAX_WORD = 40;

@@ -1,4 +1,5 @@
 import { INTENT_LEXICONS } from './lexicons/intents-multilingual.js';
+import { groupedAlternation } from './alternation.js';
 import { rule, type TextRule } from './patterns.js';
 
 /**
@@ -9,7 +10,7 @@ import { rule, type TextRule } from './patterns.js';
 
 /** Up to `n` words of any kind between two parts, inside one sentence. */
 const gap = (n: number): string => String.raw`(?:[\s,]+[^\s.!?;:\n]+){0,${n}}?[\s,]+`;
-const any = (words: readonly string[]): string => `(?:${[...words].sort((a, b) => b.length - a.length).map((w) => w.replace(/ /g, String.raw`\s+`)).join('|')})`;
+const any = (words: readonly string[]): string => `(?:${groupedAlternation([...words].sort((a, b) => b.length - a.length).map((w) => w.replace(/ /g, String.raw`\s+`)))})`;
 /** Parts in order, each a word class, with at most `n` words between consecutive parts. */
 function shape(n: number, ...parts: ReadonlyArray<readonly string[] | string>): string {
   return String.raw`\b${parts.map((p) => (typeof p === 'string' ? p : any(p))).join(gap(n))}\b`;
@@ -137,7 +138,7 @@ function gateWord(entry: string): string {
 }
 function wordGate(pick: (l: (typeof INTENT_LEXICONS)[number]) => readonly string[]): RegExp {
   const gate = [...new Set(INTENT_LEXICONS.flatMap(pick).map(gateWord))];
-  return new RegExp(gate.sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i');
+  return new RegExp(groupedAlternation(gate.sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))), 'i');
 }
 const MULTILINGUAL_REQUIRES: Readonly<Record<string, RegExp>> = {
   ml_persona_no_limits: wordGate((l) => l.noLimits),
