@@ -2,7 +2,7 @@ import { classifyByVerb } from './generic-verbs.js';
 import { commandName, type Invocation } from './invocation.js';
 import { REASONS } from './reasons.js';
 import { COMPILED, flag, UNKNOWN, type Scan } from './scan.js';
-import { judgeRemoteLogin, NETWORK_SENDERS, SECRET_MENTION } from './specs/network.js';
+import { judgeRemoteLogin, NETWORK_SENDERS, SECRET_MENTION, SECRET_PRINTERS } from './specs/network.js';
 import { applyRules, parseCommand } from './specs/spec.js';
 import { specFor } from './specs/index.js';
 import { isWrapper, unwrap } from './wrappers.js';
@@ -53,7 +53,7 @@ function classifyCommand(invocation: Invocation, scan: Scan, wrapped: boolean): 
     return;
   }
   if (invocation.decoded && invocation.nameComputed) flag(scan, REASONS.obfuscatedCode);
-  if (invocation.argv.some((a) => SECRET_MENTION.test(a))) scan.mentionsSecret = true;
+  if (invocation.argv.some((a) => SECRET_MENTION.test(a)) || SECRET_PRINTERS.some((re) => re.test(invocation.argv.join(' ')))) scan.mentionsSecret = true;
   if (NETWORK_SENDERS.has(name) && invocation.stdin?.kind === 'pipe' && invocation.stdin.upstream.some((u) => ENV_DUMPERS.has(u))) scan.mentionsSecret = true;
   // `./b.sh` after `printf … > b.sh`, `./bomb` after `gcc bomb.c -o bomb`, `./x.sh` after `curl -o x.sh`.
   if (first.includes('/')) {

@@ -51,14 +51,17 @@ const SECRET_FILES = /(\.ssh\/(id_[\w-]+|[\w-]+_key)(?!\.pub)|\.aws\/credentials
 const FORK = String.raw`\b(?:os\.fork|fork|pcntl_fork|Process\.fork|cluster\.fork)\b`;
 const FORK_LOOP = [
   new RegExp(String.raw`\b(?:while\s*\(?\s*(?:True|1|true|:)\s*\)?\s*:?\s*\{?|loop\s*(?:do|\{)|for\s*\(\s*;\s*;\s*\)|\d+\.times)[\s\S]{0,120}?${FORK}`),
-  new RegExp(String.raw`${FORK}\s*\(\)[\s\S]{0,60}\bfor\b[\s\S]{0,40}\bitertools\.(?:count|cycle|repeat)\(`),
-  /\bfork\s+while\s+fork\b/,
-  /\bfork\s+until\s+0\b/,
+  // `[os.fork() for _ in itertools.count()]`, `… in iter(int, 1)`: a comprehension over an endless iterator.
+  new RegExp(String.raw`${FORK}\s*\(\)[\s\S]{0,60}\bfor\b[\s\S]{0,40}(?:\bitertools\.(?:count|cycle|repeat)\(|\biter\s*\(\s*\w+\s*,)`),
+  // Statement modifiers: `fork while true`, `fork while fork`, `fork until 0`.
+  /\bfork(?:\(\))?\s+(?:while\s+(?:true|1|fork)|until\s+(?:false|0|nil))\b/,
   /\bwhile\s*\(?\s*fork\b/,
 ];
+/** The program starting another copy of itself (`spawn(process.execPath, [__filename])`): twice is a fork bomb. */
+const SELF_SPAWN = /\b(?:spawn|fork|exec|execFile|spawnSync|Popen|run)\w*\s*\(\s*(?:process\.execPath|process\.argv\[0\]|sys\.executable)\s*,\s*\[?\s*(?:__filename|process\.argv\[1\]|__file__|sys\.argv\[0\])/g;
 const KILL_ALL = /\b(?:os\.kill|process\.kill|Process\.kill|posix_kill)\s*\(\s*-1\s*,/;
 const KILL_CALL = /\b(?:os\.kill|os\.killpg|process\.kill|Process\.kill|posix_kill|signal\.pthread_kill)\s*\(/;
-const DECODE_AND_RUN = /\b(?:exec|eval|system|Function)\s*\([^)]*(?:b64decode|atob|Buffer\.from\([^)]*base64|decode\(\s*['"]base64|unpack\s*\(?\s*['"]m|base64_decode|decode64|codecs\.decode)/;
+const DECODE_AND_RUN = /\b(?:exec|eval|system|Function)\s*\([^;\n]{0,80}?(?:b64decode|atob|Buffer\.from\([^)]*base64|decode\(\s*['"]base64|unpack\s*\(?\s*['"]m|base64_decode|decode64|codecs\.decode)/;
 const BASE64_LITERAL = /(?:b64decode|atob|Buffer\.from|base64_decode|decode64|unpack\s*\(?\s*['"]m['"]\s*,)\s*\(?\s*b?['"]([A-Za-z0-9+/=]{8,})['"]/g;
 
 /** `'~'`, `os.path.expanduser('~/x')`, `Path.home()`, `process.env.HOME` …: the path text a call is given, or null. */
@@ -127,7 +130,7 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
   for (const match of code.matchAll(PATH_WRITE)) checkWriteTarget(match[1] ?? match[2] ?? match[3] ?? '', scan);
   if (SOCKET.test(code) && SHELL_WIRING.test(code)) flag(scan, REASONS.remoteShell);
   if (NETWORK.test(code) && (WHOLE_ENVIRONMENT.test(code) || SECRET_FILES.test(code))) flag(scan, REASONS.exfiltration);
-  if (FORK_LOOP.some((re) => re.test(code))) flag(scan, REASONS.forkBomb);
+  if (FORK_LOOP.some((re) => re.test(code)) || [...code.matchAll(SELF_SPAWN)].length >= 2) flag(scan, REASONS.forkBomb);
   if (KILL_ALL.test(code)) flag(scan, REASONS.killAll);
   else if (KILL_CALL.test(code)) flag(scan, REASONS.killProcesses);
   if (DECODE_AND_RUN.test(code)) {

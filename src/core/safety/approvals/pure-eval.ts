@@ -25,6 +25,20 @@ const flagsOf = (args: string[]): string[] => args.filter((a) => a.startsWith('-
 const operandsOf = (args: string[]): string[] => args.filter((a) => !a.startsWith('-') || a === '-');
 const decodedText = (text: string): PureOutput => ({ text, decoded: true });
 
+/** A process-name pattern that matches every name (`.`, `^`, `.*`, `''`). */
+export const CATCH_ALL_PATTERN = /^(\^?\.[*+]?\$?|\^|\.\*|)$/;
+const ALL_PROCESSES_OUTPUT: PureOutput = { text: `${ALL_PROCESSES}\n`, decoded: false };
+
+/** find options that neither filter nor act: the starting points are still printed. */
+const FIND_PASSIVE: ReadonlySet<string> = new Set(['-maxdepth', '-print', '-print0', '-xdev', '-mount', '-depth', '-L', '-H', '-P', '-follow', '-noleaf']);
+
+function dirnameOf(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  if (trimmed === '') return '/';
+  const at = trimmed.lastIndexOf('/');
+  return at === -1 ? '.' : at === 0 ? '/' : trimmed.slice(0, at);
+}
+
 const STAGES: Readonly<Record<string, Stage>> = {
   echo: (args) => {
     const firstWord = args.findIndex((a) => !/^-[neE]+$/.test(a));
@@ -41,15 +55,35 @@ const STAGES: Readonly<Record<string, Stage>> = {
   },
   // `openssl base64 -d`, `openssl enc -base64 -d`
   openssl: (args, stdin) => (stdin !== null && (args[0] === 'base64' || (args[0] === 'enc' && args.includes('-base64'))) && args.includes('-d') && !args.includes('-in') ? base64Decode(stdin) : null),
+  // `rm -rf "$(dirname "$PWD")"`: path arithmetic on known paths.
+  dirname: (args) => (operandsOf(args).length === 0 || flagsOf(args).length > 0 ? null : { text: `${operandsOf(args).map(dirnameOf).join('\n')}\n`, decoded: false }),
+  // `find ~ -maxdepth 1 | xargs rm -rf`: with no test that filters, find prints its starting points first.
+  find: (args) => {
+    const firstExpression = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
+    const roots = args.slice(0, firstExpression === -1 ? args.length : firstExpression);
+    const expression = firstExpression === -1 ? [] : args.slice(firstExpression);
+    const unfiltered = expression.every((a, i) => FIND_PASSIVE.has(a) || (/^\d+$/.test(a) && expression[i - 1] === '-maxdepth'));
+    if (roots.length === 0 || !unfiltered) return null;
+    return { text: `${roots.join('\n')}\n${UNKNOWN}\n`, decoded: false };
+  },
   pwd: (_args, _stdin, cwd) => (typeof cwd === 'string' ? { text: `${cwd}\n`, decoded: false } : null),
   // `ls -d /` names what it is given (no glob, no listing of contents).
   ls: (args) => {
     const operands = operandsOf(args);
+    // `ls /proc` lists a directory per process: every pid.
+    if (operands.length === 1 && /^\/proc\/?$/.test(operands[0] as string)) return ALL_PROCESSES_OUTPUT;
     if (!flagsOf(args).some((f) => /^-[a-zA-Z]*d/.test(f)) || operands.length === 0 || operands.some((o) => /[*?[]/.test(o))) return null;
     return { text: `${operands.join('\n')}\n`, decoded: false };
   },
   // Every process, however it is printed: what matters is that it is all of them.
-  ps: (args) => (args.some((a) => /^(-[a-zA-Z]*[eA]|a?x|aux|-ef|ax[a-z]*|--everyone)$/.test(a)) ? { text: `${ALL_PROCESSES}\n`, decoded: false } : null),
+  ps: (args) => (args.some((a) => /^(-[a-zA-Z]*[eA][a-zA-Z]*|a?x|aux|ax[a-z]*|--everyone)$/.test(a)) ? ALL_PROCESSES_OUTPUT : null),
+  // `pgrep .`: a pattern that matches any name lists every process.
+  pgrep: (args) => (operandsOf(args).some((p) => CATCH_ALL_PATTERN.test(p)) && !flagsOf(args).some((f) => /^-[a-zA-Z]*[uUgGtPs]$/.test(f)) ? ALL_PROCESSES_OUTPUT : null),
+  // Column pickers and header droppers keep "every process" every process (`ps -ef | awk '{print $2}'`).
+  awk: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && /^\s*(NR\s*>\s*1\s*)?\{\s*print\s+\$\d+\s*\}\s*$/.test(operandsOf(args)[0] ?? '') ? ALL_PROCESSES_OUTPUT : null),
+  cut: (_args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text ? ALL_PROCESSES_OUTPUT : null),
+  tail: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && args.some((a) => /^\+\d$/.test(a)) ? ALL_PROCESSES_OUTPUT : null),
+  grep: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && operandsOf(args).every((p) => /^\^?(\[0-9\]|\\d)[+*]\$?$/.test(p)) ? ALL_PROCESSES_OUTPUT : null),
   xxd: (args, stdin) => {
     const flags = flagsOf(args);
     if (stdin === null || !flags.some((f) => /^-[a-z]*r/.test(f)) || !flags.some((f) => /^-[a-z]*p/.test(f))) return null;

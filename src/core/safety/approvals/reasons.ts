@@ -5,6 +5,7 @@
  */
 export const REASONS = {
   deleteCritical: 'recursive delete of the root, home or a system directory',
+  lockOutCritical: 'recursive permission removal or owner change of the root, home or a system directory',
   mkfs: 'formats a filesystem',
   rawDisk: 'writes raw data to a disk device',
   forkBomb: 'fork bomb',
@@ -55,6 +56,7 @@ export type Reason = (typeof REASONS)[keyof typeof REASONS];
 /** Reasons that make a command `hardline`: refused in every mode, yolo included. */
 export const HARDLINE_REASONS: ReadonlySet<string> = new Set<string>([
   REASONS.deleteCritical,
+  REASONS.lockOutCritical,
   REASONS.mkfs,
   REASONS.rawDisk,
   REASONS.forkBomb,

@@ -1,5 +1,5 @@
 import { expandBraces, protectBraces, restoreProtected } from './brace-expansion.js';
-import { UNKNOWN, type Scan } from './scan.js';
+import { ALL_PROCESSES, UNKNOWN, type Scan } from './scan.js';
 import type { ShellNode } from './shell-parser.js';
 
 /**
@@ -38,6 +38,9 @@ interface Segment {
 }
 
 const SPLIT = '\uE014';
+const PROC_PID_GLOB = /^\/proc\/(\[0-9\]|\[1-9\]\[0-9\])[*+]?\*?$/;
+/** Separates the elements of an array variable in `scan.vars` (`cmd=(rm -rf /)`). */
+export const ARRAY_SEPARATOR = '\uE015';
 const IFS_DEFAULT = ' \t\n';
 
 export function expandWord(node: ShellNode, ctx: WordContext): Expanded {
@@ -53,6 +56,8 @@ export function expandWord(node: ShellNode, ctx: WordContext): Expanded {
     for (const field of word.split(SPLIT)) if (field !== '') fields.push(restoreProtected(field));
   }
   if (fields.length === 0 && state.quoted) fields.push('');
+  // `for p in /proc/[0-9]*`: one directory per process, so every process.
+  for (const [i, field] of fields.entries()) if (PROC_PID_GLOB.test(field)) fields[i] = ALL_PROCESSES;
   return { fields, decoded: state.decoded, downloaded: state.downloaded };
 }
 
@@ -102,7 +107,7 @@ function collect(node: ShellNode, ctx: WordContext, quoted: boolean, out: Segmen
       return;
     case 'simple_expansion':
     case 'expansion':
-      out.push({ text: expandParameter(node, ctx, state), literal: true, split: !quoted });
+      out.push({ text: expandParameter(node, ctx, state, quoted), literal: true, split: !quoted });
       return;
     case 'command_substitution': {
       const result = ctx.substitute(node);
@@ -168,11 +173,25 @@ function unescapeDoubleQuoted(text: string): string {
 
 const PARAMETER = /^\$\{([#!]?)([A-Za-z_]\w*|\d+|[@*#?$!-])(\[[^\]]*\])?([\s\S]*)\}$/;
 
-function expandParameter(node: ShellNode, ctx: WordContext, state: State): string {
-  if (node.type === 'simple_expansion') return lookup(node.text.slice(1), ctx.scan) ?? UNKNOWN;
+function expandParameter(node: ShellNode, ctx: WordContext, state: State, quoted = false): string {
+  // `"$@"`, `"${cmd[@]}"`: one field per element, even inside quotes.
+  const list = (items: readonly string[]): string => items.join(quoted ? SPLIT : ' ');
+  if (node.type === 'simple_expansion') {
+    const name = node.text.slice(1);
+    const items = name === '@' || name === '*' ? elements(name, ctx.scan) : undefined;
+    return items !== undefined ? (name === '@' ? list(items) : items.join(' ')) : (lookup(name, ctx.scan) ?? UNKNOWN);
+  }
   const match = PARAMETER.exec(node.text);
   if (match === null) return UNKNOWN;
   const [, prefix, name = '', subscript, operation = ''] = match;
+  if (prefix === '' && operation === '' && (subscript !== undefined || name === '@')) {
+    const items = elements(name, ctx.scan);
+    if (items === undefined) return UNKNOWN;
+    const index = subscript?.slice(1, -1) ?? '@';
+    if (index === '@') return list(items);
+    if (index === '*') return items.join(' ');
+    return /^\d+$/.test(index) ? (items[Number(index)] ?? '') : UNKNOWN;
+  }
   const value = subscript === undefined ? lookup(name, ctx.scan) : undefined;
   if (prefix === '!') return UNKNOWN;
   if (prefix === '#') return operation === '' && value !== undefined && !value.includes(UNKNOWN) ? String(value.length) : UNKNOWN;
@@ -227,7 +246,8 @@ function operate(value: string, operation: string): string | null {
 /** A variable's value, or undefined when it is not known on this line. */
 function lookup(name: string, scan: Scan): string | undefined {
   const assigned = scan.vars.get(name);
-  if (assigned !== undefined) return assigned;
+  // An array's plain name is its first element.
+  if (assigned !== undefined) return assigned.split(ARRAY_SEPARATOR)[0];
   if (name === 'IFS') return IFS_DEFAULT;
   if (name === 'HOME') return scan.paths.home ?? '~';
   if (name === 'PWD') return typeof scan.paths.cwd === 'string' ? scan.paths.cwd : undefined;
@@ -236,6 +256,13 @@ function lookup(name: string, scan: Scan): string | undefined {
   if (name === '@' || name === '*') return scan.positional.join((scan.vars.get('IFS') ?? ' ').charAt(0) || ' ');
   if (name === '#') return String(scan.positional.length);
   return undefined;
+}
+
+/** The elements of an array variable, or the positional parameters for `@`/`*`; undefined when unknown. */
+function elements(name: string, scan: Scan): string[] | undefined {
+  if (name === '@' || name === '*') return scan.positional ?? undefined;
+  const assigned = scan.vars.get(name);
+  return assigned === undefined || assigned === UNKNOWN ? undefined : assigned.split(ARRAY_SEPARATOR);
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v' };

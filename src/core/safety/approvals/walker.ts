@@ -1,10 +1,12 @@
+import { expandBraces } from './brace-expansion.js';
 import { classifyInvocation, isDownloader } from './commands.js';
+import { commandsMatchingGlob } from './specs/index.js';
 import { commandName, type Invocation, type Stdin } from './invocation.js';
 import { pureOutput, type PureOutput } from './pure-eval.js';
 import { REASONS } from './reasons.js';
 import { flag, UNKNOWN, type Scan } from './scan.js';
 import { withShellTree, type ShellNode } from './shell-parser.js';
-import { expandToString, expandWord, type Substitution, type WordContext } from './shell-words.js';
+import { ARRAY_SEPARATOR, expandToString, expandWord, type Substitution, type WordContext } from './shell-words.js';
 import { runBuiltin } from './shell-builtins.js';
 import { checkReadSource, checkWriteTarget } from './write-targets.js';
 
@@ -36,6 +38,18 @@ export function walkShell(text: string, scan: Scan): void {
   }
   const functions = new Map(scan.functions);
   withShellTree(text, (root) => {
+    // `{rm,-rf,/}`: bash brace-expands the word into a command; tree-sitter reads `{` as a group and fails.
+    const leadingBraces = root.hasError ? /^\s*(\{[^\s{}]*,[^\s{}]*\})(?=\s|;|$)/.exec(text) : null;
+    if (leadingBraces !== null && scan.depth <= MAX_DEPTH) {
+      const words = expandBraces(leadingBraces[1] as string);
+      if (words.length > 1) {
+        scan.depth += 1;
+        walkShell(`${words.join(' ')}${text.slice(leadingBraces[0].length)}`, scan);
+        scan.depth -= 1;
+        return;
+      }
+    }
+    if (root.hasError && fishFunctionForksItself(text)) flag(scan, REASONS.forkBomb);
     if (root.hasError && !errorsConfinedToData(root)) flag(scan, REASONS.unreadable);
     walk(root, scan, null);
   });
@@ -95,10 +109,10 @@ const STATEMENTS: Readonly<Record<string, Handler>> = {
   variable_assignments: (n, s) => walkAll(n, s),
   declaration_command: walkDeclaration,
   unset_command: (n, s) => {
-    for (const child of children(n)) {
-      if (child.text === 'HISTFILE') flag(s, REASONS.history);
-      s.vars.delete(child.text);
-    }
+    // `unset HIST""FILE`: quotes split the word into nodes but not the name.
+    const names = n.text.replace(/^\S+\s*/, '').replace(/["'\\]/g, '').split(/\s+/);
+    if (names.includes('HISTFILE')) flag(s, REASONS.history);
+    for (const name of names) s.vars.delete(name);
     return NO_FLOW;
   },
   function_definition: (n, s) => {
@@ -151,7 +165,11 @@ function walkRedirected(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow 
   const body = node.childForFieldName('body');
   // Here-strings hang off the statement without the `redirect` field name.
   const redirects = children(node).filter((r) => r.type.endsWith('_redirect'));
-  if (body === null) return walkAll(node, scan, stdin);
+  if (body === null) {
+    // `> ~/.bash_history`, `: > f` spelled without a command: the redirects still write.
+    readRedirects(redirects, scan);
+    return walkAll(node, scan, stdin);
+  }
   const flow = body.type === 'command' ? walkCommand(body, scan, stdin, redirects) : withRedirects(body, scan, stdin, redirects);
   // `cat <<EOF | sh` / `cat <<EOF && x`: tree-sitter hangs what follows the heredoc start inside the redirect.
   let input: Stdin = { kind: 'pipe', text: flow.output?.text ?? null, downloaded: flow.downloaded, decoded: flow.decoded, upstream: flow.names };
@@ -249,6 +267,13 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   const name = expandWord(nameNode, ctx);
   const args = argumentNodes.map((a) => expandWord(a, ctx));
   const argv = [...name.fields, ...args.flatMap((a) => a.fields)];
+  // `/???/?m -rf /`: an unquoted glob as the command is whichever described command it matches.
+  const globbed = /[*?[]/.test(nameNode.text) && !/["'\\]/.test(nameNode.text) ? commandsMatchingGlob(commandName(argv[0] ?? '')) : [];
+  if (globbed.length > 0 && globbed.length <= 4) {
+    const dir = (argv[0] ?? '').slice(0, (argv[0] ?? '').lastIndexOf('/') + 1);
+    for (const candidate of globbed.slice(1)) classifyInvocation({ argv: [`${dir}${candidate}`, ...argv.slice(1)], source: node.text, stdin: input, decoded: true, downloaded: false, nameComputed: true }, scan);
+    argv[0] = `${dir}${globbed[0] as string}`;
+  }
   const invocation: Invocation = {
     argv,
     source: node.text,
@@ -291,6 +316,15 @@ function callFunction(name: string, body: ShellNode, args: string[], scan: Scan)
   }
 }
 
+/** fish's `function b; b | b &; end`, which bash cannot parse: a body that pipes into or backgrounds itself. */
+function fishFunctionForksItself(text: string): boolean {
+  for (const match of text.matchAll(/(?:^|[;\n])\s*function\s+([^\s;]+)[^;\n]*[;\n]([\s\S]*?)[;\n]\s*end\b/g)) {
+    const name = (match[1] as string).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (new RegExp(`(^|[;|&\\s])${name}\\s*(\\||&)`).test(match[2] as string)) return true;
+  }
+  return false;
+}
+
 /** `f() { f | f & }`: a function that starts copies of itself in parallel multiplies until the machine stops. */
 function callsItselfInParallel(name: string, body: ShellNode): boolean {
   const calls = body.descendantsOfType('command').filter((c) => c !== null && c.childForFieldName('name')?.text === name);
@@ -313,7 +347,10 @@ function walkDeclaration(node: ShellNode, scan: Scan): Flow {
 function assignmentValue(node: ShellNode, scan: Scan): string {
   const value = node.childForFieldName('value');
   if (value === null) return '';
-  if (value.type === 'array') return UNKNOWN;
+  if (value.type === 'array') {
+    const items = children(value).flatMap((item) => expandWord(item, wordContext(scan)).fields);
+    return items.length === 0 || items.some((i) => i.includes(UNKNOWN)) ? UNKNOWN : items.join(ARRAY_SEPARATOR);
+  }
   return expandToString(value, wordContext(scan)).text;
 }
 
@@ -322,7 +359,19 @@ function assign(node: ShellNode, scan: Scan): void {
   const appending = node.children.some((c) => c?.type === '+=');
   const value = assignmentValue(node, scan);
   scan.vars.set(name, appending ? (scan.vars.get(name) ?? UNKNOWN) + value : value);
-  if (name === 'HISTFILE' || ((name === 'HISTSIZE' || name === 'HISTFILESIZE') && value === '0')) flag(scan, REASONS.history);
+  if (disablesHistory(name, value)) flag(scan, REASONS.history);
+  // The prompt hook runs before every prompt: its value is shell code.
+  if (PROMPT_HOOKS.has(name) && value !== UNKNOWN) scan.runShell(value);
+}
+
+const PROMPT_HOOKS: ReadonlySet<string> = new Set(['PROMPT_COMMAND', 'PS0']);
+
+/** HISTFILE moved anywhere, a history size of 0, or an ignore pattern that matches every command. */
+function disablesHistory(name: string, value: string): boolean {
+  if (name === 'HISTFILE') return true;
+  if (['HISTSIZE', 'HISTFILESIZE', 'SAVEHIST'].includes(name)) return /^0+$/.test(value);
+  if (name === 'HISTIGNORE') return value.split(':').some((p) => /^\**$/.test(p) && p !== '');
+  return false;
 }
 
 function wordContext(scan: Scan): WordContext {

@@ -27,6 +27,8 @@ export interface WrapperSpec {
   assignments?: boolean;
   /** The wrapper is a subcommand of this word (`docker exec`, `poetry run`). */
   sub?: string;
+  /** Words that may stand between the name and `sub` (`docker compose exec`). */
+  between?: readonly string[];
   /** Appends its stdin's words as arguments (xargs). */
   readsArgs?: boolean;
   /** An option matching this runs the command later (`systemd-run --on-calendar`): a scheduled job. */
@@ -35,6 +37,9 @@ export interface WrapperSpec {
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
   ['sudo', { flags: ['-E', '-H', '-n', '-S', '-b', '-P', '-A', '-B', '-k', '-i', '-s', '--preserve-env', '--login', '--shell', '--non-interactive', '--stdin'], values: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--chdir', '--host', '--prompt', '--role', '--type', '--close-from', '--other-user'], noCommand: ['-l', '-v', '-k', '-K', '-e', '--list', '--validate', '--edit'], root: true, assignments: true }],
+  // `cmd.exe /c netsh …` (WSL): the rest of the line is a command for cmd, read as shell words.
+  ['cmd.exe', { flags: ['/c', '/C', '/k', '/K', '/q', '/Q', '/d', '/D', '/s', '/S'], joinsArgs: true }],
+  ['cmd', { flags: ['/c', '/C', '/k', '/K', '/q', '/Q', '/d', '/D', '/s', '/S'], joinsArgs: true }],
   ['doas', { values: ['-u', '-C'], root: true }],
   ['pkexec', { values: ['--user'], root: true }],
   ['su', { values: ['-s', '-g', '-G', '--shell', '--group', '--supp-group'], code: ['-c', '--command', '--session-command'], positional: Number.POSITIVE_INFINITY, root: true }],
@@ -74,8 +79,9 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['entr', { code: ['-s'] }],
   ['mosh', { values: ['-p', '--port', '--ssh', '--server', '--predict', '--family', '--bind-server'], positional: 1, joinsArgs: true, remote: true }],
   ['ssh', { flags: ['-4', '-6', '-A', '-a', '-C', '-f', '-G', '-g', '-K', '-k', '-M', '-N', '-n', '-q', '-s', '-T', '-t', '-V', '-v', '-X', '-x', '-Y', '-y'], values: ['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w', '-B'], positional: 1, joinsArgs: true, remote: true }],
-  ['docker', { sub: 'exec', values: ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys'], positional: 1, remote: true }],
-  ['podman', { sub: 'exec', values: ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys'], positional: 1, remote: true }],
+  ['docker', { sub: 'exec', between: ['compose'], values: ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys', '--index', '-f', '--file', '-p', '--project-name'], positional: 1, remote: true }],
+  ['podman', { sub: 'exec', between: ['compose'], values: ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys', '--index', '-f', '--file', '-p', '--project-name'], positional: 1, remote: true }],
+  ['docker-compose', { sub: 'exec', values: ['-e', '--env', '-u', '--user', '-w', '--workdir', '--index', '-f', '--file', '-p', '--project-name'], positional: 1, remote: true }],
   ['kubectl', { sub: 'exec', values: ['-c', '--container', '-n', '--namespace', '--context', '-f', '--filename', '--pod-running-timeout'], positional: 1, remote: true }],
   ['oc', { sub: 'exec', values: ['-c', '--container', '-n', '--namespace'], positional: 1, remote: true }],
   ['npx', { values: ['-p', '--package'] }],
@@ -125,7 +131,7 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
   const name = commandName(argv[start] ?? '');
   const spec = WRAPPERS.get(name);
   const subAt = spec?.sub === undefined ? start : argv.indexOf(spec.sub, start + 1);
-  if (spec === undefined || guard > 16 || subAt === -1 || (spec.sub !== undefined && argv.slice(start + 1, subAt).some((w) => !w.startsWith('-')))) {
+  if (spec === undefined || guard > 16 || subAt === -1 || (spec.sub !== undefined && argv.slice(start + 1, subAt).some((w) => !w.startsWith('-') && spec.between?.includes(w) !== true))) {
     results.push({ ...outer, argv: argv.slice(start) });
     return;
   }
@@ -142,7 +148,8 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
       break;
     }
     if (/^-\d+$/.test(word) && name === 'nice') continue;
-    if (word.startsWith('-') && word.length > 1) {
+    // cmd.exe spells its switches `/c`.
+    if ((word.startsWith('-') && word.length > 1) || spec.flags?.includes(word) === true) {
       const [option = word, attached] = word.startsWith('--') ? word.split(/=(.*)/s) : [word];
       if (spec.schedules?.test(option) === true) here.scheduled = true;
       if (spec.noCommand?.includes(option) === true) {

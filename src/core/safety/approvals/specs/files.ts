@@ -83,6 +83,20 @@ function permissions(command: Command, scan: Scan): void {
   // Home directories are the user's own: `chmod -R` inside a project there is routine.
   const systemRoots = ['/', ...SYSTEM_DIRS.filter((d) => d !== '/home'), '/System', '/Library', '/private', '/Applications'];
   if (resolved.some((p) => isUnder(p, systemRoots))) flag(scan, recursive ? REASONS.recursiveSystemPerms : REASONS.systemPerms);
+  // `chmod -R 000 /` (or home, or a system directory): every file locked; `chown -R x /`: every file given away.
+  const locksOut = command.name === 'chmod' && takesEveryPermission(mode);
+  const givesAwayRoot = (command.name === 'chown' || command.name === 'chgrp') && resolved.some((p) => p === '/' || p === '/*');
+  if (recursive && ((locksOut && paths.some((p) => isCriticalPath(p, scan.paths))) || givesAwayRoot)) flag(scan, REASONS.lockOutCritical);
+}
+
+/** `000`, `a=`, `-rwx`, `u-rwx`: the owner (and so everyone) keeps no permission at all. */
+function takesEveryPermission(mode: string): boolean {
+  if (/^0+$/.test(mode)) return true;
+  const symbolic = /^([ugoa]*)(=|-([rwx]{3}))$/.exec(mode);
+  if (symbolic === null) return false;
+  const who = symbolic[1] ?? '';
+  const removed = symbolic[3];
+  return (who === '' || who.includes('u') || who.includes('a')) && (removed === undefined || new Set(removed).size === 3);
 }
 
 function inPlaceEdit(command: Command, scan: Scan): void {
@@ -104,7 +118,7 @@ function find(command: Command, scan: Scan): void {
     const inner = args.slice(i + 1, end === -1 ? args.length : end);
     if (['rm', 'shred', 'unlink', 'rmdir'].includes(inner[0] ?? '')) deletes = true;
     // `{}` is each file found: a path below every starting point (`-name etc` under `/`: `/etc` itself).
-    const named = valuesAfter(args, '-name').find((n) => !/[*?[]/.test(n));
+    const named = valuesAfter(args, '-name')[0];
     for (const root of roots) scan.runArgv(inner.map((w) => w.replace('{}', `${root.replace(/\/$/, '')}/${named ?? '{}'}`)));
   });
   if (!deletes) return;
@@ -142,7 +156,9 @@ const readsOperands = (command: Command, scan: Scan): void => {
 /** `gcc bomb.c -o bomb`: the binary runs what the source says, if the line wrote the source. */
 function compile(command: Command, scan: Scan): void {
   const output = valuesOf(command, '-o')[0] ?? 'a.out';
-  const sources = command.operands.map((o) => scan.files.get(o.slice(o.lastIndexOf('/') + 1))).filter((t): t is string => t !== undefined);
+  // `printf '…' | gcc -x c - -o fb`: `-` is the source on stdin.
+  const stdin = command.invocation.stdin?.text ?? undefined;
+  const sources = command.operands.map((o) => (o === '-' ? stdin : scan.files.get(o.slice(o.lastIndexOf('/') + 1)))).filter((t): t is string => t !== undefined);
   if (sources.length > 0) scan.files.set(`${COMPILED}${output.slice(output.lastIndexOf('/') + 1)}`, sources.join('\n'));
 }
 

@@ -52,6 +52,21 @@ function buildRegistry(specs: readonly CommandSpec[]): Map<string, CommandSpec> 
   return registry;
 }
 
+/**
+ * `/???/?m`, `/bin/b?sh`: the described commands a glob in command position can name (the shell runs the
+ * first file it matches, so every candidate is what the line might run).
+ */
+export function commandsMatchingGlob(pattern: string): string[] {
+  if (!/[*?[]/.test(pattern)) return [];
+  let re: RegExp;
+  try {
+    re = new RegExp(`^${pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.').replace(/\[!/g, '[^')}$`);
+  } catch {
+    return [];
+  }
+  return [...REGISTRY.keys()].filter((name) => re.test(name));
+}
+
 export function specFor(name: string): CommandSpec | undefined {
   return REGISTRY.get(name) ?? (name.startsWith('mkfs.') ? REGISTRY.get('mkfs') : undefined);
 }

@@ -34,6 +34,12 @@ const INTERPRETERS: readonly Interpreter[] = [
   { names: ['emacs'], language: 'elisp', codeOptions: ['--eval'] },
 ];
 
+/** Framework task runners (`python manage.py flush`, `php artisan migrate:fresh`): the tasks that empty or drop the database. */
+const SCRIPT_TASKS_THAT_DROP: ReadonlyArray<readonly [string, RegExp]> = [
+  ['manage.py', /^(flush|reset_db|sqlflush)$/],
+  ['artisan', /^(migrate:(fresh|reset)|db:wipe)$/],
+];
+
 function interpreterCheck(interpreter: Interpreter) {
   return (command: Command, scan: Scan): void => {
     const { args, invocation } = command;
@@ -66,7 +72,8 @@ function interpreterCheck(interpreter: Interpreter) {
     const written = script === undefined ? undefined : scan.files.get(script.slice(script.lastIndexOf('/') + 1));
     if (written !== undefined) read(written);
     if (script === undefined || script === '-') runStdinCode(invocation.stdin, scan, read);
-    if (script?.endsWith('manage.py') === true && /^(flush|reset_db|sqlflush)$/.test(command.operands[1] ?? '')) flag(scan, REASONS.sqlDrop);
+    const tasks = SCRIPT_TASKS_THAT_DROP.find(([name]) => script === name || script?.endsWith(`/${name}`) === true)?.[1];
+    if (tasks?.test(command.operands[1] ?? '') === true) flag(scan, REASONS.sqlDrop);
   };
 }
 
@@ -115,7 +122,7 @@ const POWERSHELL: ReadonlyArray<[RegExp, string]> = [
   [/\b(Format-Volume|Clear-Disk|Initialize-Disk|Remove-Partition)\b/i, REASONS.rawDisk],
   [/\bStop-Process\b|\bkill\s+-Name\b/i, REASONS.killProcesses],
   [/\b(Stop-Service|Set-Service\b[^|;]*-StartupType\s+Disabled)\b/i, REASONS.stopService],
-  [/\bSet-MpPreference\b[^|;]*-Disable\w+\s+\$?true|\bSet-NetFirewallProfile\b[^|;]*-Enabled\s+False/i, REASONS.disableSecurity],
+  [/\bSet-MpPreference\b[^|;]*-Disable\w+(?!\s+\$?(?:false|0)\b)|\bSet-NetFirewallProfile\b[^|;]*-Enabled\s+False/i, REASONS.disableSecurity],
   [/\b(Invoke-Expression|iex)\b[\s\S]*\b(Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString|curl|wget)\b|\b(Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString)\b[\s\S]*\|\s*(Invoke-Expression|iex)\b/i, REASONS.pipeToShell],
   [/\bStart-Process\b/i, REASONS.interpreterExec],
 ];

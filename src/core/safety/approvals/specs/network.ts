@@ -11,7 +11,9 @@ import type { Command, CommandSpec } from './spec.js';
 export const NETWORK_SENDERS: ReadonlySet<string> = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'scp', 'sftp', 'ftp', 'telnet', 'rsync', 'ssh', 'http', 'https', 'xh', 'mail', 'sendmail', 'mutt', 'aws', 'gsutil', 'rclone', 'openssl']);
 /** Private keys, cloud and tool credentials, password databases and dotenv files (not `.env.example`). */
 export const SECRET_MENTION =
-  /((^|\/)\.ssh(\/(id_[\w-]+|[\w-]+_key)\b(?!\.pub)|\/?$)|\.aws\/credentials|(^|\/)\.aws\/?$|\.gnupg\b|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.docker\/config\.json|\.kube\/config|\/etc\/g?shadow\b|(^|[/@=])\.env(\.(local|production|prod|development|dev))?$|\.hearth\/)/;
+  /((^|\/)\.ssh(\/(id_[\w-]+|[\w-]+_key)\b(?!\.pub)|\/?$)|\.aws\/credentials|(^|\/)\.aws\/?$|\.gnupg\b|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.docker\/config\.json|\.kube\/config|\/etc\/(g?shadow|passwd|sudoers)\b|(^|[/@=])\.env(\.(local|production|prod|development|dev))?$|\.hearth\/)/;
+/** Commands whose output is a secret: a private key export, a keychain password. */
+export const SECRET_PRINTERS: readonly RegExp[] = [/^gpg2? (.* )?--export-secret(-sub)?-keys\b/, /^security find-(generic|internet)-password\b.* -w\b/, ];
 /** A secret variable placed in a URL or request body (a `-H` header with a token is ordinary API use). */
 const SECRET_VARIABLE_SENT = /(https?:\/\/\S*|(-d|--data[\w-]*|-F|--form)[\s=]\S*)\$\{?\w*(SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|ACCESS_KEY)\w*/i;
 

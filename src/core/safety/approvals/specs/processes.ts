@@ -1,3 +1,4 @@
+import { CATCH_ALL_PATTERN } from '../pure-eval.js';
 import { REASONS } from '../reasons.js';
 import { ALL_PROCESSES, flag, UNKNOWN, type Scan } from '../scan.js';
 import type { Command, CommandSpec } from './spec.js';
@@ -15,7 +16,10 @@ function kill(command: Command, scan: Scan): void {
     if (a === '-s' || a === '-n' || a === '--signal') i += 1;
     else if (!a.startsWith('-') || i === args.length - 1) targets.push(a);
   }
-  if (args.at(-1) === '-1' || targets.some((t) => t.includes(ALL_PROCESSES))) flag(scan, REASONS.killAll);
+  // Every process; or SIGKILL to init (pid 1), whose death takes every process with it. A plain `kill 1` asks
+  // (init re-executes or ignores SIGTERM; in a container it is a graceful stop).
+  const sigkill = args.some((a, i) => /^-(9|KILL|SIGKILL)$/i.test(a) || (/^(-s|-n|--signal)$/.test(a) && /^(9|KILL|SIGKILL)$/i.test(args[i + 1] ?? '')));
+  if (args.at(-1) === '-1' || targets.some((t) => t.includes(ALL_PROCESSES) || (t === '1' && sigkill))) flag(scan, REASONS.killAll);
   // `kill $!` ends the job this line started: not broad.
   const computed = targets.some((t) => t.includes(UNKNOWN)) && !/\$!/.test(command.invocation.source);
   if (computed || targets.some((t) => t === '1' || t === '0')) flag(scan, REASONS.killProcesses);
@@ -26,9 +30,11 @@ function kill(command: Command, scan: Scan): void {
  * editor, a database), so it always asks; `-v` inverts the match and reaches every other process.
  */
 function killByName(command: Command, scan: Scan): void {
+  // `killall -l` lists signal names.
+  if (command.args.length === 1 && /^(-l|--list)$/.test(command.args[0] as string)) return;
   const inverted = command.name === 'pkill' && command.options.some((o) => /^-[a-zA-Z]*v/.test(o) || o === '--inverse');
   // A pattern that matches any name (`pkill .`, `killall -r '.*'`) reaches every process as surely as kill -1.
-  const catchAll = (command.name === 'pkill' || command.options.some((o) => o === '-r' || o === '--regexp')) && command.operands.some((p) => /^(\^?\.[*+]?\$?|\^|\.\*|)$/.test(p)) && !command.options.some((o) => /^-[a-zA-Z]*[uUgGtPs]$/.test(o));
+  const catchAll = (command.name === 'pkill' || command.options.some((o) => o === '-r' || o === '--regexp')) && command.operands.some((p) => CATCH_ALL_PATTERN.test(p)) && !command.options.some((o) => /^-[a-zA-Z]*[uUgGtPs]$/.test(o));
   flag(scan, inverted || catchAll ? REASONS.killAll : REASONS.killProcesses);
 }
 

@@ -19,5 +19,5 @@ export const SECURITY_SPECS: readonly CommandSpec[] = [
   { names: ['setsebool'], rules: [{ operand: /^(off|0|false)$/i, reason: off }] },
   { names: ['spctl'], rules: [{ option: /^--master-disable$|^--global-disable$/, reason: off }, { sub: 'disable', reason: off }] },
   { names: ['csrutil'], rules: [{ sub: 'disable', reason: off }, { sub: 'authenticated-root disable', reason: off }] },
-  { names: ['netsh'], rules: [{ sub: 'advfirewall set * state off', reason: off }] },
+  { names: ['netsh', 'netsh.exe'], rules: [{ sub: 'advfirewall set * state off', reason: off }] },
 ];

@@ -11,12 +11,16 @@ function crontab(command: Command, scan: Scan): void {
 
 const self = (command: Command, scan: Scan): void => {
   classifySelfCommand(command.name, command.operands, command.args, scan);
+  // `echo 'cmd' | at now + 1 minute`: the job is the text on stdin, run later by a shell.
+  const job = command.invocation.stdin?.text;
+  if ((command.name === 'at' || command.name === 'batch') && job !== null && job !== undefined && !command.options.some((o) => /^-[a-zA-Z]*f/.test(o))) scan.runShell(job);
 };
 
 export const SYSTEM_SPECS: readonly CommandSpec[] = [
   { names: ['useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'passwd', 'chpasswd', 'visudo', 'groupadd', 'groupdel', 'gpasswd', 'chsh', 'dscl', 'sysadminctl'], check: (_c, s) => flag(s, REASONS.accounts) },
   { names: ['crontab'], values: ['-u'], check: crontab },
-  { names: ['history'], check: (c, s) => (c.options.some((a) => /^-[a-z]*[cd]/.test(a)) ? flag(s, REASONS.history) : undefined) },
+  // bash `history -c`/`-d N`, fish `history clear`/`delete`; `history -w /dev/null` writes it nowhere.
+  { names: ['history'], rules: [{ option: /^-[a-z]*[cd]/, reason: REASONS.history }, { sub: 'clear|delete|clear-session', reason: REASONS.history }] },
   { names: ['hearth', 'at', 'batch'], check: self },
   { names: ['schtasks', 'schtasks.exe'], rules: [{ operand: /^\/create$/i, reason: REASONS.persistence }, { operand: /^\/delete$/i, reason: REASONS.destructiveVerb }] },
   { names: ['reg', 'reg.exe'], rules: [{ sub: 'add', operand: /\\(Run|RunOnce|Winlogon|Image File Execution Options)\b/i, reason: REASONS.persistence }, { sub: 'delete', reason: REASONS.destructiveVerb }] },
