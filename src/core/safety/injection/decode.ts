@@ -53,8 +53,35 @@ function runs(text: string, pattern: RegExp, decode: (run: string) => string | n
   return out;
 }
 
-// No look-arounds: a greedy run already ends where the alphabet does, and these run over whole documents.
-const BASE64_RUN = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
+function isBase64Code(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 95 || c === 45;
+}
+
+/**
+ * The matches of `/[A-Za-z0-9+/_-]{20,}={0,2}/g`, in order: every maximal run of the alphabet at least 20 long,
+ * with up to two `=` after it (a shorter run cannot match anywhere inside it, a longer one matches from its
+ * start). A loop over char codes: the regex was the costliest part of decoding a whole document.
+ */
+function* base64Runs(text: string): Generator<{ run: string; index: number }> {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isBase64Code(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < n && isBase64Code(text.charCodeAt(end))) end++;
+    if (end - i < 20) {
+      i = end;
+      continue;
+    }
+    let padded = end;
+    while (padded < n && padded - end < 2 && text.charCodeAt(padded) === 61) padded++;
+    yield { run: text.slice(i, padded), index: i };
+    i = padded;
+  }
+}
 /** `\x69\x67…` escapes; plain hex runs are found by the base64 scan (hex digits are base64 characters). */
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){8,}/g;
 const LEET_WORD = /\b(?=[a-z0-9]*[a-z])(?=[a-z0-9]*[0-9])[a-z0-9]{3,}\b/gi;
@@ -92,9 +119,9 @@ const DECODERS: readonly Decoder[] = [
     encoding: 'base64 or hex',
     find: (text) => {
       const out: DecodedPiece[] = [];
-      for (const m of text.matchAll(BASE64_RUN)) {
+      for (const m of base64Runs(text)) {
         if (out.length >= MAX_PIECES) break;
-        const run = m[0];
+        const run = m.run;
         if (/^[0-9a-fA-F]+$/.test(run)) {
           const decoded = run.length >= 24 && run.length % 2 === 0 ? asText(Buffer.from(run, 'hex')) : null;
           if (decoded !== null) out.push({ encoding: 'hex', text: decoded, index: m.index });

@@ -24,11 +24,16 @@ interface Compiled {
   /** A cheap test for whether the text could hold one of the lexicon's verbs at all (its script). */
   prefilter: RegExp | null;
   /**
+   * The prefilter holds no character an ASCII one can match (no ASCII letter, no `ſ` or Kelvin `K`, which fold
+   * to ASCII under `iu`), so it can be run on the text's non-ASCII characters alone.
+   */
+  prefilterNonAscii: boolean;
+  /**
    * `candidates` finds where the pattern's first part could start (a plain alternation, no Unicode mode,
    * no look-behind: fast); `regex` (sticky) is tried only there. Running every language's full pattern
    * over a whole document instead cost more than all other rules together.
    */
-  patterns: Array<{ regex: RegExp; candidates: RegExp; shape: 'verb-object' | 'object-verb' }>;
+  patterns: Array<{ regex: RegExp; candidates: RegExp; candidateWords: readonly string[]; shape: 'verb-object' | 'object-verb' }>;
   annulments: RegExp | null;
   strongVerbs: ReadonlySet<string>;
   strongObjects: ReadonlySet<string>;
@@ -80,10 +85,15 @@ function containsAny(segment: string, words: readonly string[], spaced: boolean)
   return tokens.some((t) => inList(t, words)) || words.some((w) => w.includes(' ') && canonical(segment).includes(w));
 }
 
-/** The first part's words as a fast pre-scan: stems without their tail, spaces as any whitespace. */
-function candidatePattern(words: readonly string[]): RegExp {
+/** The first part's words as sources for a fast pre-scan: stems without their tail, spaces as any whitespace. */
+function candidateWords(words: readonly string[]): string[] {
   const plain = [...new Set(words.map((w) => (w.endsWith('*') ? w.slice(0, -1) : w)))].sort((a, b) => b.length - a.length);
-  return new RegExp(groupedAlternation(plain.map((w) => escape(w).replace(/ +/g, String.raw`\s+`))), 'gi');
+  return plain.map((w) => escape(w).replace(/ +/g, String.raw`\s+`));
+}
+
+function candidates(words: readonly string[]): { candidates: RegExp; candidateWords: readonly string[] } {
+  const sources = candidateWords(words);
+  return { candidates: new RegExp(groupedAlternation(sources), 'gi'), candidateWords: sources };
 }
 
 function compile(lexicon: DirectiveLexicon): Compiled {
@@ -100,11 +110,11 @@ function compile(lexicon: DirectiveLexicon): Compiled {
   const wantVO = lexicon.order !== 'object-verb';
   const wantOV = lexicon.order !== 'verb-object';
   if (spaced) {
-    if (wantVO) patterns.push({ shape: 'verb-object', candidates: candidatePattern(verbList), regex: new RegExp(String.raw`${EDGE_BEFORE}(${verbs})((?:\s+(?:${between})){0,6})\s+(${objects})${EDGE_AFTER}`, 'iuy') });
-    if (wantOV) patterns.push({ shape: 'object-verb', candidates: candidatePattern(objectList), regex: new RegExp(String.raw`${EDGE_BEFORE}(${objects})((?:\s+(?:${between})){0,4})\s+(${verbs})`, 'iuy') });
+    if (wantVO) patterns.push({ shape: 'verb-object', ...candidates(verbList), regex: new RegExp(String.raw`${EDGE_BEFORE}(${verbs})((?:\s+(?:${between})){0,6})\s+(${objects})${EDGE_AFTER}`, 'iuy') });
+    if (wantOV) patterns.push({ shape: 'object-verb', ...candidates(objectList), regex: new RegExp(String.raw`${EDGE_BEFORE}(${objects})((?:\s+(?:${between})){0,4})\s+(${verbs})`, 'iuy') });
   } else {
-    if (wantVO) patterns.push({ shape: 'verb-object', candidates: candidatePattern(verbList), regex: new RegExp(String.raw`(${verbs})(${UNSPACED_GAP})(${objects})`, 'iuy') });
-    if (wantOV) patterns.push({ shape: 'object-verb', candidates: candidatePattern(objectList), regex: new RegExp(String.raw`(${objects})(${UNSPACED_GAP})(${verbs})`, 'iuy') });
+    if (wantVO) patterns.push({ shape: 'verb-object', ...candidates(verbList), regex: new RegExp(String.raw`(${verbs})(${UNSPACED_GAP})(${objects})`, 'iuy') });
+    if (wantOV) patterns.push({ shape: 'object-verb', ...candidates(objectList), regex: new RegExp(String.raw`(${objects})(${UNSPACED_GAP})(${verbs})`, 'iuy') });
   }
   const firstChars = new Set([...lexicon.verbs, ...(lexicon.weakVerbs ?? []), ...lexicon.objects, ...lexicon.weakObjects].map((w) => w[0] as string));
   const latinOnly = [...firstChars].every((c) => /[a-z]/.test(c));
@@ -112,6 +122,7 @@ function compile(lexicon: DirectiveLexicon): Compiled {
   return {
     lexicon,
     prefilter: latinOnly ? null : new RegExp(`[${chars}]`, 'iu'),
+    prefilterNonAscii: [...firstChars].every((ch) => (ch.codePointAt(0) as number) > 0x7f && ch !== '\u017f' && ch !== '\u212a'),
     patterns,
     annulments: lexicon.annulments && lexicon.annulments.length > 0 ? new RegExp(lexicon.annulments.map((a) => `(?:${a})`).join('|'), 'giu') : null,
     strongVerbs: new Set(lexicon.verbs),
@@ -207,17 +218,60 @@ function qualifies(c: Compiled, verb: string, object: string, context: string, a
 }
 
 const MAX_PER_PATTERN = 200;
+// eslint-disable-next-line no-control-regex -- every ASCII character, controls included
+const ASCII_RUN = /[\x00-\x7f]+/g;
 /** Past this many places a verb could start, the rest of a huge document is not tried (each try is cheap; this bounds the worst case). */
 const MAX_CANDIDATES = 20_000;
+
+/**
+ * The other tables in Latin script (their words have letters beyond a-z: Spanish, French, German, Turkish…)
+ * share one candidate scan as well: one alternation of all their candidate words finds every place where
+ * any of them matches, and there each pattern's own candidate expression is tried (sticky). So each pattern
+ * gets exactly the positions its own scan would have found, in order and capped alike, for one pass over
+ * the text instead of one per pattern.
+ */
+const SHARED_REFS: PatternRef[] = COMPILED.filter((c) => c.gate === null && c.prefilter !== null && !c.prefilterNonAscii).flatMap((compiled) => compiled.patterns.map((pattern) => ({ compiled, pattern })));
+const SHARED_COMPILED: ReadonlySet<Compiled> = new Set(SHARED_REFS.map((r) => r.compiled));
+const SHARED_STICKY = new Map(SHARED_REFS.map((ref) => [ref, new RegExp(ref.pattern.candidates.source, 'iy')]));
+const SHARED_CANDIDATES = new RegExp(groupedAlternation([...new Set(SHARED_REFS.flatMap((r) => r.pattern.candidateWords))].sort((a, b) => b.length - a.length)), 'gi');
+
+function sharedCandidates(text: string, active: ReadonlySet<Compiled>): Map<PatternRef, number[]> {
+  const refs = SHARED_REFS.filter((r) => active.has(r.compiled));
+  const found = new Map<PatternRef, number[]>(refs.map((r) => [r, []]));
+  let open = refs.length;
+  SHARED_CANDIDATES.lastIndex = 0;
+  while (open > 0) {
+    const m = SHARED_CANDIDATES.exec(text);
+    if (m === null) break;
+    const at = m.index;
+    SHARED_CANDIDATES.lastIndex = at + 1;
+    for (const ref of refs) {
+      const list = found.get(ref) as number[];
+      if (list.length >= MAX_CANDIDATES) continue;
+      const sticky = SHARED_STICKY.get(ref) as RegExp;
+      sticky.lastIndex = at;
+      if (!sticky.test(text)) continue;
+      list.push(at);
+      if (list.length === MAX_CANDIDATES) open--;
+    }
+  }
+  return found;
+}
 
 /** Every directive span in `text`, in order of position; callers pick the first per language that is not a quotation. */
 export function directiveSpans(text: string): DirectiveMatch[] {
   const out: DirectiveMatch[] = [];
   const latin = latinCandidates(text);
-  for (const c of COMPILED) {
-    if (c.prefilter !== null && !c.prefilter.test(text)) continue;
-    for (const span of spans(c, text, c.gate === null ? null : latin)) out.push(span);
-  }
+  // Most documents are nearly all ASCII: the script prefilters of the non-Latin tables read only the rest.
+  let nonAscii: string | null = null;
+  const active = COMPILED.filter((c) => {
+    if (c.prefilter === null) return true;
+    if (c.prefilterNonAscii) nonAscii ??= text.replace(ASCII_RUN, '');
+    return c.prefilter.test(c.prefilterNonAscii ? (nonAscii as string) : text);
+  });
+  const activeSet = new Set(active);
+  const shared = active.some((c) => SHARED_COMPILED.has(c)) ? sharedCandidates(text, activeSet) : null;
+  for (const c of active) for (const span of spans(c, text, c.gate !== null ? latin : SHARED_COMPILED.has(c) ? shared : null)) out.push(span);
   return out.sort((a, b) => a.index - b.index);
 }
 

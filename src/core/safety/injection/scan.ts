@@ -143,7 +143,11 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
   const ignoredInDecoded = new Set([...ignored, ...MARKUP_RULES.map((r) => r.id)]);
   for (const piece of pieces) {
     const pieceView = buildTextView(piece.text, []);
-    for (const hit of ruleHits(pieceView.text, ignoredInDecoded)) {
+    // A rule already found (read as written or in an earlier piece) would be skipped below: do not run it.
+    // Directive hits are keyed by language too, so override_instructions always runs.
+    const ignoredHere = new Set(ignoredInDecoded);
+    for (const rule of ALL_RULES) if (found.has(`${rule.id}:`)) ignoredHere.add(rule.id);
+    for (const hit of ruleHits(pieceView.text, ignoredHere)) {
       const key = `${hit.rule}:${hit.lang ?? ''}`;
       // What reads the same before decoding was not hidden by it (ROT13 leaves Cyrillic and Chinese alone).
       if (found.has(key) || view.text.includes(pieceView.text.slice(hit.index, hit.index + hit.length))) continue;
