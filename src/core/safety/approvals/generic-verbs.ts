@@ -11,10 +11,10 @@ import { flag, UNKNOWN, type Scan } from './scan.js';
 const LEXICON: ReadonlySet<string> = new Set([
   'delete', 'del', 'destroy', 'remove', 'rm', 'rmi', 'rmdir', 'prune', 'purge', 'terminate', 'uninstall', 'drop', 'wipe', 'erase', 'truncate',
   'reset', 'revoke', 'deregister', 'unregister', 'flush', 'flushall', 'flushdb', 'kill', 'nuke', 'obliterate', 'shred', 'teardown',
-  'decommission', 'deprovision', 'unpublish', 'expunge', 'evict', 'zap', 'annihilate',
+  'decommission', 'deprovision', 'unpublish', 'expunge', 'evict', 'zap', 'annihilate', 'deletion', 'rb',
 ]);
 /** Subcommand-like words: lowercase identifiers, optionally with `-`, `:` or `_` (never paths or file names). */
-const SUBCOMMAND = /^[a-zA-Z][\w:-]*$/;
+const SUBCOMMAND = /^[a-zA-Z][\w:.-]*$/;
 const HTTP_DELETE = /^(-X|--request|--method|-m)(=)?DELETE$/i;
 /** How many leading operands count as subcommands (`doctl compute droplet delete`). */
 const SUBCOMMAND_DEPTH = 4;
@@ -22,6 +22,8 @@ const SUBCOMMAND_DEPTH = 4;
 /** True when `word` (a subcommand like `delete-stack`, `apps:destroy`, `force_delete`) is built from a destructive verb. */
 export function destructiveWord(word: string): boolean {
   if (!SUBCOMMAND.test(word)) return false;
+  // `mix ecto.drop`, `db.reset`: a dotted task is judged by its last part (`drop.sql` is a file, not a verb).
+  if (word.includes('.')) return destructiveWord(word.slice(word.lastIndexOf('.') + 1));
   // `DeleteInstance`, `deleteBucket`: camel case is a word boundary too.
   return word.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().split(/[-:_]/).some((piece) => LEXICON.has(piece));
 }

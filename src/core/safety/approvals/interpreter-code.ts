@@ -1,7 +1,7 @@
 import { judgeFileDelete, judgeRecursiveDelete } from './specs/files.js';
 import { REASONS } from './reasons.js';
 import { flag, type Scan } from './scan.js';
-import { checkWriteTarget } from './write-targets.js';
+import { checkWriteTarget, isSensitivePath } from './write-targets.js';
 
 /**
  * Reads inline interpreter code (`python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`, `lua -e`, a heredoc
@@ -15,15 +15,15 @@ export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'lua' | 'r'
 const STRING = String.raw`(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|\x60((?:[^\x60\\]|\\.)*)\x60)`;
 /** Calls that start a process, per language family; the first string argument is the command when literal. */
 const EXEC_CALLS: Readonly<Record<Language, RegExp>> = {
-  python: /\b(?:os\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?)|subprocess\.\w+|commands\.getoutput|pty\.spawn|asyncio\.create_subprocess_(?:shell|exec))\s*\(/g,
-  node: /(?<![\w.$])(?:(?:child_process|cp|childProcess|require\(\s*['"](?:node:)?child_process['"]\s*\))\s*\.\s*)?(?:execSync|execFileSync|spawnSync|exec|execFile|spawn|fork)\s*\(|\bBun\.(?:spawn|spawnSync)\s*\(|\bDeno\.(?:run|Command)\s*\(|\bnew\s+Deno\.Command\s*\(|(?<![\w.])\$(?=`)/g,
+  python: /(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?)\s*\(|(?:\bsubprocess|__import__\(\s*['"]subprocess['"]\s*\))\.\w+\s*\(|\b(?:commands\.getoutput|pty\.spawn|asyncio\.create_subprocess_(?:shell|exec))\s*\(/g,
+  node: /(?<![\w.$])(?:(?:child_process|cp|childProcess|require\(\s*['"](?:node:)?child_process['"]\s*\))\s*\.\s*)?(?:execSync|execFileSync|spawnSync|exec|execFile|spawn|fork)\s*\(|\bBun\.(?:spawn|spawnSync)\s*\(|\bDeno\.(?:run|Command)\s*\(|\bnew\s+Deno\.Command\s*\(|(?<![\w.])\$(?=`)|\bimport\(\s*['"](?:node:)?child_process['"]\s*\)/g,
   perl: /(?<![\w$>])(?:system|exec)\s*\(?|\bqx\s*[{(/|]/g,
   ruby: /(?<![\w.])(?:system|exec|spawn)\s*\(?|\b(?:IO\.popen|Open3\.\w+|Process\.spawn|%x)\s*[({]?/g,
   php: /(?<![\w>])(?:system|exec|shell_exec|passthru|proc_open|popen|pcntl_exec)\s*\(/g,
   lua: /\b(?:os\.execute|io\.popen)\s*\(/g,
   r: /\b(?:system2?|shell)\s*\(/g,
   julia: /\brun\s*\(\s*(?=`)/g,
-  tcl: /(?<![\w$])(?:exec|open\s+"\|)\s*/g,
+  tcl: /(?<![\w$])(?:exec|spawn|open\s+"\|)\s*/g,
   groovy: /(?=(?:'[^']*'|"[^"]*")\.execute\(\))|\bRuntime\.getRuntime\(\)\.exec\s*\(|\bProcessBuilder\s*\(/g,
   elisp: /\((?:shell-command|async-shell-command|call-process-shell-command|start-process-shell-command)\s+/g,
   generic: /\b(?:system|exec|popen|spawn)\s*\(/g,
@@ -48,7 +48,7 @@ const SHELL_WIRING = /\b(?:pty\.spawn|os\.dup2|subprocess|child_process|spawn\s*
 const NETWORK = /\b(?:requests\.(?:post|put|get|patch)|urllib|urlopen|http\.client|httpx|aiohttp|fetch\s*\(|axios|https?\.request|https?\.get|Net::HTTP|HTTParty|Faraday|curl_exec|LWP::|HTTP::Tiny|XMLHttpRequest|smtplib|ftplib|socket\.|net\.connect|TCPSocket|fsockopen)/;
 const WHOLE_ENVIRONMENT = /\b(?:dict\(\s*os\.environ\s*\)|os\.environ(?!\s*[.[])|process\.env(?!\s*[.[])|JSON\.stringify\(\s*process\.env|ENV\.to_h|%ENV|\$_ENV|\$_SERVER|getenv\(\s*\)|Deno\.env\.toObject)/;
 const SECRET_FILES = /(\.ssh\/(id_[\w-]+|[\w-]+_key)(?!\.pub)|\.aws\/credentials|\.netrc|\.git-credentials|\.pgpass|\.kube\/config|\/etc\/g?shadow|(^|['"/])\.env(\.\w+)?['"])/;
-const FORK = String.raw`\b(?:os\.fork|fork|pcntl_fork|Process\.fork|cluster\.fork)\b`;
+const FORK = String.raw`\b(?:os\.fork|fork|pcntl_fork|Process\.fork|cluster\.fork|Process\s*\(\s*target)\b`;
 const FORK_LOOP = [
   new RegExp(String.raw`\b(?:while\s*\(?\s*(?:True|1|true|:)\s*\)?\s*:?\s*\{?|loop\s*(?:do|\{)|for\s*\(\s*;\s*;\s*\)|\d+\.times)[\s\S]{0,120}?${FORK}`),
   // `[os.fork() for _ in itertools.count()]`, `… in iter(int, 1)`: a comprehension over an endless iterator.
@@ -59,6 +59,8 @@ const FORK_LOOP = [
 ];
 /** The program starting another copy of itself (`spawn(process.execPath, [__filename])`): twice is a fork bomb. */
 const SELF_SPAWN = /\b(?:spawn|fork|exec|execFile|spawnSync|Popen|run)\w*\s*\(\s*(?:process\.execPath|process\.argv\[0\]|sys\.executable)\s*,\s*\[?\s*(?:__filename|process\.argv\[1\]|__file__|sys\.argv\[0\])/g;
+/** `os.chmod('/etc/passwd', 0o777)`, `fs.chmodSync(…)`, `File.chmod(…)`: judged by the path, like chmod. */
+const PERMISSION_CALLS = /\b(?:os\.chmod|os\.chown|os\.lchown|shutil\.chown|fs\.chmodSync|fs\.chmod|fs\.chownSync|fs\.chown|File\.chmod|File\.chown|FileUtils\.chmod(?:_R)?|FileUtils\.chown(?:_R)?|Deno\.chmod(?:Sync)?|(?<![\w.])chmod|(?<![\w.])chown)\s*\(\s*(?:[0-7]+\s*,\s*)?/g;
 const KILL_ALL = /\b(?:os\.kill|process\.kill|Process\.kill|posix_kill)\s*\(\s*-1\s*,/;
 const KILL_CALL = /\b(?:os\.kill|os\.killpg|process\.kill|Process\.kill|posix_kill|signal\.pthread_kill)\s*\(/;
 const DECODE_AND_RUN = /\b(?:exec|eval|system|Function)\s*\([^;\n]{0,80}?(?:b64decode|atob|Buffer\.from\([^)]*base64|decode\(\s*['"]base64|unpack\s*\(?\s*['"]m|base64_decode|decode64|codecs\.decode)/;
@@ -98,7 +100,7 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
   for (const match of code.matchAll(EXEC_CALLS[language])) {
     flag(scan, REASONS.interpreterExec);
     const at = (match.index ?? 0) + match[0].length;
-    const command = language === 'tcl' ? (/^[^\n;\]]*/.exec(code.slice(at))?.[0] ?? null) : (stringArguments(code, at) ?? decodedArgument(code, at));
+    const command = language === 'tcl' ? (/^[^\n;\]]*/.exec(code.slice(at))?.[0] ?? null) : (nonEmpty(stringArguments(code, at)) ?? decodedArgument(code, at));
     if (command !== null) scan.runShell(unescapeLiteral(command));
   }
   if (BACKTICK_EXEC.has(language)) {
@@ -126,6 +128,10 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
     const mode = match[4] ?? match[5] ?? match[6] ?? '';
     if (/[wax+]/.test(mode)) checkWriteTarget(match[1] ?? match[2] ?? match[3] ?? '', scan);
   }
+  for (const match of code.matchAll(PERMISSION_CALLS)) {
+    const target = targetText(code, (match.index ?? 0) + match[0].length);
+    if (target !== null && isSensitivePath(target, scan)) flag(scan, REASONS.systemPerms);
+  }
   for (const match of code.matchAll(PERL_OPEN_WRITE)) checkWriteTarget(match[1] ?? match[2] ?? '', scan);
   for (const match of code.matchAll(PATH_WRITE)) checkWriteTarget(match[1] ?? match[2] ?? match[3] ?? '', scan);
   if (SOCKET.test(code) && SHELL_WIRING.test(code)) flag(scan, REASONS.remoteShell);
@@ -146,8 +152,16 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
   }
 }
 
+const nonEmpty = (text: string | null): string | null => (text === '' ? null : text);
+
 /** `os.system(base64.b64decode('cm0gLXJmIH4=').decode())`: a command that is a decoded literal. */
 function decodedArgument(code: string, at: number): string | null {
+  const rest = code.slice(at, at + 400);
+  // `system(pack("H*", "726d…"))` (Perl hex), `os.system(''.join(map(chr, [114, 109, …])))` (character codes).
+  const hex = /^\s*\(?\s*pack\s*\(?\s*['"]H\*['"]\s*,\s*['"]([0-9a-fA-F]+)['"]/.exec(rest);
+  if (hex !== null) return Buffer.from(hex[1] as string, 'hex').toString('utf8');
+  const codes = /^\s*\(?\s*(?:''|"")\.join\(\s*map\(\s*chr\s*,\s*\[([\d\s,]+)\]/.exec(rest) ?? /^\s*\(?\s*bytes\(\s*\[([\d\s,]+)\]\s*\)\.decode\(/.exec(rest);
+  if (codes !== null) return String.fromCharCode(...(codes[1] as string).split(',').map((n) => Number(n.trim())).filter((n) => Number.isInteger(n)));
   const literal = new RegExp(String.raw`^\s*\(?\s*[\w.]*(?:b64decode|atob|decode64|base64_decode|Buffer\.from)\s*\(\s*b?${STRING}`).exec(code.slice(at, at + 400));
   const text = literal === null ? undefined : (literal[1] ?? literal[2] ?? literal[3]);
   return text === undefined ? null : Buffer.from(text, 'base64').toString('utf8');

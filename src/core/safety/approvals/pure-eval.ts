@@ -83,7 +83,7 @@ const STAGES: Readonly<Record<string, Stage>> = {
   awk: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && /^\s*(NR\s*>\s*1\s*)?\{\s*print\s+\$\d+\s*\}\s*$/.test(operandsOf(args)[0] ?? '') ? ALL_PROCESSES_OUTPUT : null),
   cut: (_args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text ? ALL_PROCESSES_OUTPUT : null),
   tail: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && args.some((a) => /^\+\d$/.test(a)) ? ALL_PROCESSES_OUTPUT : null),
-  grep: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && operandsOf(args).every((p) => /^\^?(\[0-9\]|\\d)[+*]\$?$/.test(p)) ? ALL_PROCESSES_OUTPUT : null),
+  grep: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && operandsOf(args).every((p) => /^\^?(\[0-9\]|\\d)[+*]?\$?$/.test(p)) ? ALL_PROCESSES_OUTPUT : null),
   xxd: (args, stdin) => {
     const flags = flagsOf(args);
     if (stdin === null || !flags.some((f) => /^-[a-z]*r/.test(f)) || !flags.some((f) => /^-[a-z]*p/.test(f))) return null;

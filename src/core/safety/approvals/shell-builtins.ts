@@ -26,6 +26,12 @@ export function runBuiltin(argv: string[], input: Stdin | null, scan: Scan): boo
     return true;
   }
   if (name === 'set' && args.some((a, i) => a === '+o' && args[i + 1] === 'history')) flag(scan, REASONS.history);
+  // `un\set HISTFILE` reaches here as a plain command, not as bash's unset statement.
+  if (name === 'unset') {
+    if (args.includes('HISTFILE')) flag(scan, REASONS.history);
+    for (const variable of args) scan.vars.delete(variable);
+    return true;
+  }
   if (name === 'set' && args[0] === '--') {
     scan.positional = args.slice(1);
     return true;

@@ -230,6 +230,15 @@ function readRedirects(redirects: readonly ShellNode[], scan: Scan): Redirected 
     const operator = redirect.children.find((c) => c !== null && /[<>]/.test(c.type))?.type ?? '>';
     // `2>&1`, `>&2`: duplicating a descriptor, no file involved.
     if (destination.type === 'number' && operator.includes('&')) continue;
+    if (operator.startsWith('<') && destination.type === 'process_substitution') {
+      // `xargs kill < <(ps -eo pid=)`, `bash < <(curl …)`: the inner command's output is the input.
+      const cwd = scan.paths.cwd;
+      let flow = NO_FLOW;
+      for (const statement of children(destination)) flow = walk(statement, scan, null);
+      scan.paths.cwd = cwd;
+      stdin = { kind: 'pipe', text: flow.output?.text ?? null, downloaded: flow.downloaded, decoded: flow.decoded || flow.output?.decoded === true, upstream: flow.names };
+      continue;
+    }
     const target = expandToString(destination, ctx).text;
     if (operator.startsWith('<')) {
       checkReadSource(target, scan);
@@ -263,7 +272,10 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
     return NO_FLOW;
   }
   // `X=1 cmd`: the assignment is for that command's environment only, but its value still runs substitutions.
-  for (const a of assignments) assignmentValue(a, scan);
+  for (const a of assignments) {
+    // `HISTFILE= bash`: the command (often a new shell) runs without history.
+    if (disablesHistory(a.childForFieldName('name')?.text ?? '', assignmentValue(a, scan))) flag(scan, REASONS.history);
+  }
   const name = expandWord(nameNode, ctx);
   const args = argumentNodes.map((a) => expandWord(a, ctx));
   const argv = [...name.fields, ...args.flatMap((a) => a.fields)];

@@ -17,7 +17,7 @@ const WRITE_PROTECTED = ['/etc', '/boot', '/usr', '/bin', '/sbin', '/lib', '/lib
 const WRITABLE_UNDER_PROTECTED = ['/var/tmp', '/private/tmp', '/private/var/tmp', '/private/var/folders'];
 const HOME_SENSITIVE = /^~\/(\.ssh|\.gnupg|\.aws|\.kube|\.docker|\.config\/(autostart|systemd|environment\.d|fish)|\.local\/share\/systemd|Library\/(LaunchAgents|LaunchDaemons))(\/|$)/;
 const HARMLESS_DEVICE = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/\d+)$/;
-const SECRET_FILE = /(^|\/)(\.ssh\/(id_[\w-]+|[\w-]+_key|[\w.-]+\.pem)|\.aws\/credentials|\.netrc|\.git-credentials|\.pgpass|\.docker\/config\.json|\.kube\/config|\.config\/gh\/hosts\.yml|\.gnupg\/[\w.-]+|\/etc\/g?shadow)$/;
+const SECRET_FILE = /(^|\/)(\.ssh\/(id_[\w-]+|[\w-]+_key|[\w.-]+\.pem)|\.aws\/credentials|\.netrc|\.git-credentials|\.pgpass|\.docker\/config\.json|\.kube\/config|\.config\/gh\/hosts\.yml|\.config\/gcloud\/(application_default_credentials\.json|credentials\.db)|\.gnupg\/[\w.-]+|\/etc\/g?shadow)$/;
 
 /** The reason a write to `target` needs approval, if any (shared by writes and by permission changes). */
 export function isSensitivePath(target: string, scan: Scan): boolean {

@@ -67,7 +67,7 @@ export const DATABASE_SPECS: readonly CommandSpec[] = [
   { names: ['redis-cli', 'valkey-cli', 'keydb-cli'], values: ['-h', '-p', '-a', '-n', '-u', '--user', '--pass'], check: redis },
   { names: ['cqlsh'], values: ['-e', '--execute', '-u', '-p', '-k', '--keyspace'], check: statements(['-e', '--execute']) },
   { names: ['cockroach'], values: ['-e', '--execute', '--url', '--host', '--database', '-d'], check: statements(['-e', '--execute']) },
-  { names: ['snowsql', 'bq', 'influx', 'trino', 'presto'], values: ['-q', '--query', '-e', '--execute', '-execute'], check: statements(['-q', '--query', '-e', '--execute', '-execute'], (c) => (c.name === 'bq' ? c.operands.slice(1) : [])), rules: [{ sub: '* delete', reason: REASONS.sqlDrop }] },
+  { names: ['snowsql', 'bq', 'influx', 'trino', 'presto'], values: ['-q', '--query', '-e', '--execute', '-execute'], check: statements(['-q', '--query', '-e', '--execute', '-execute'], (c) => (c.name === 'bq' ? c.operands.slice(1) : [])), rules: [{ sub: '* delete', reason: REASONS.sqlDrop }, { sub: 'delete|rm', reason: REASONS.sqlDrop }] },
   { names: ['cypher-shell'], values: ['-u', '-p', '-a', '-d', '--database', '-f', '--file'], check: statements([], (c) => c.operands) },
   { names: ['dropdb'], check: (_c, s) => flag(s, REASONS.sqlDrop) },
   // Migration tools: rolling every migration back, or cleaning the schema, drops every table they made.

@@ -37,16 +37,42 @@ function gitCheck(command: Command, scan: Scan): void {
   if (sub !== undefined && ['clean', 'reset', 'checkout', 'restore', 'stash', 'rm', 'mv', 'apply', 'merge', 'rebase', 'pull', 'cherry-pick', 'revert', 'switch'].includes(sub)) scan.mutatesFiles = true;
   // `git -c alias.x='!rm -rf ~' x` runs the alias; `git config alias.x '!…'` plants it for later: both are read.
   for (const value of valuesOf(command, '-c')) {
-    const alias = /^alias\.([\w-]+)=!(.*)$/s.exec(value);
-    if (alias !== null && alias[1] === sub) scan.runShell(alias[2] as string);
+    const alias = /^alias\.([\w-]+)=(.*)$/s.exec(value);
+    if (alias !== null && alias[1] === sub) runAlias(alias[2] as string, rest, scan);
+    // `git -c core.pager='rm -rf ~' log`: settings whose value git runs as a shell command.
+    const setting = /^([\w.-]+)=(.+)$/s.exec(value);
+    if (setting !== null && COMMAND_SETTINGS.test(setting[1] as string)) scan.runShell(setting[2] as string);
   }
   if (sub === 'config' && /^alias\./.test(rest.find((r) => r.startsWith('alias.')) ?? '')) {
-    const body = rest[rest.findIndex((r) => r.startsWith('alias.')) + 1];
+    const at = rest.findIndex((r) => r.startsWith('alias.'));
+    const body = rest[at + 1];
     if (body?.startsWith('!') === true) scan.runShell(body.slice(1));
+    // `git config alias.pf 'push --force' && git pf`: remembered for the rest of the line.
+    if (body !== undefined) scan.files.set(`${GIT_ALIAS}${(rest[at] as string).slice(6)}`, body);
   }
+  const defined = sub === undefined ? undefined : scan.files.get(`${GIT_ALIAS}${sub}`);
+  if (defined !== undefined && scan.depth < 4) runAlias(defined, rest, scan);
   if (sub === 'config' && rest.some((r) => /^core\.(hooksPath|sshCommand|pager|fsmonitor)$/.test(r)) && command.options.some((o) => o === '--global' || o === '--system')) flag(scan, REASONS.persistence);
   // `git clone … <skills dir>` installs a skill behind the user's back.
   if (sub === 'clone' && command.operands.length >= 3) checkSelfWrite(command.operands.at(-1) as string, scan);
+}
+
+/** Settings whose value git runs through the shell (`core.pager`, `core.editor`, `diff.external`…). */
+const COMMAND_SETTINGS = /^(core\.(pager|editor|sshCommand|fsmonitor|askPass)|sequence\.editor|diff\.external|pager\.[\w-]+|credential\.helper|gpg\.program|difftool\.[\w-]+\.cmd|mergetool\.[\w-]+\.cmd|filter\.[\w-]+\.(clean|smudge|process))$/i;
+const GIT_ALIAS = '\uE003git-alias:';
+
+/** An alias: `!…` is shell, anything else is more git words. */
+function runAlias(body: string, args: readonly string[], scan: Scan): void {
+  if (body.startsWith('!')) {
+    scan.runShell(body.slice(1));
+    return;
+  }
+  scan.depth += 1;
+  try {
+    scan.runArgv(['git', ...body.split(/\s+/).filter((w) => w !== ''), ...args]);
+  } finally {
+    scan.depth -= 1;
+  }
 }
 
 function discards(scan: Scan): void {

@@ -16,13 +16,15 @@ interface Interpreter {
   codeOptions: string[];
   /** A subcommand that takes code as its operand (`deno eval CODE`). */
   codeSub?: string;
+  /** A subcommand that runs a script named by its operand (`deno run x.ts`). */
+  runSub?: string;
 }
 
 const INTERPRETERS: readonly Interpreter[] = [
   { names: ['python', 'python2', 'python3', 'pypy', 'pypy3', 'python3.8', 'python3.9', 'python3.10', 'python3.11', 'python3.12', 'python3.13'], language: 'python', codeOptions: ['-c'] },
   { names: ['node', 'nodejs'], language: 'node', codeOptions: ['-e', '--eval', '-p', '--print'] },
-  { names: ['bun'], language: 'node', codeOptions: ['-e', '--eval', '-p', '--print'] },
-  { names: ['deno'], language: 'node', codeOptions: [], codeSub: 'eval' },
+  { names: ['bun'], language: 'node', codeOptions: ['-e', '--eval', '-p', '--print'], runSub: 'run' },
+  { names: ['deno'], language: 'node', codeOptions: [], codeSub: 'eval', runSub: 'run' },
   { names: ['perl'], language: 'perl', codeOptions: ['-e', '-E'] },
   { names: ['ruby', 'jruby'], language: 'ruby', codeOptions: ['-e'] },
   { names: ['php'], language: 'php', codeOptions: ['-r'] },
@@ -31,7 +33,7 @@ const INTERPRETERS: readonly Interpreter[] = [
   { names: ['julia'], language: 'julia', codeOptions: ['-e', '--eval'] },
   { names: ['tclsh', 'wish', 'expect'], language: 'tcl', codeOptions: ['-c'] },
   { names: ['groovy'], language: 'groovy', codeOptions: ['-e'] },
-  { names: ['emacs'], language: 'elisp', codeOptions: ['--eval'] },
+  { names: ['emacs'], language: 'elisp', codeOptions: ['--eval', '-eval'] },
 ];
 
 /** Framework task runners (`python manage.py flush`, `php artisan migrate:fresh`): the tasks that empty or drop the database. */
@@ -67,8 +69,9 @@ function interpreterCheck(interpreter: Interpreter) {
       scan.runArgv([module, ...command.args.slice(command.args.indexOf(module) + 1)]);
       return;
     }
-    const script = command.operands[0];
-    if (invocation.downloaded || runsDownloadedFile(script, scan)) flag(scan, REASONS.pipeToShell);
+    // `deno run -A https://…/x.ts`, `bun run https://…`: code fetched from the network and run.
+    const script = interpreter.runSub !== undefined && command.operands[0] === interpreter.runSub ? command.operands[1] : command.operands[0];
+    if (invocation.downloaded || runsDownloadedFile(script, scan) || /^https?:\/\//.test(script ?? '')) flag(scan, REASONS.pipeToShell);
     const written = script === undefined ? undefined : scan.files.get(script.slice(script.lastIndexOf('/') + 1));
     if (written !== undefined) read(written);
     if (script === undefined || script === '-') runStdinCode(invocation.stdin, scan, read);
@@ -122,15 +125,22 @@ const POWERSHELL: ReadonlyArray<[RegExp, string]> = [
   [/\b(Format-Volume|Clear-Disk|Initialize-Disk|Remove-Partition)\b/i, REASONS.rawDisk],
   [/\bStop-Process\b|\bkill\s+-Name\b/i, REASONS.killProcesses],
   [/\b(Stop-Service|Set-Service\b[^|;]*-StartupType\s+Disabled)\b/i, REASONS.stopService],
+  [/\bAdd-MpPreference\b[^|;]*-Exclusion(Path|Process|Extension)\b/i, REASONS.disableSecurity],
   [/\bSet-MpPreference\b[^|;]*-Disable\w+(?!\s+\$?(?:false|0)\b)|\bSet-NetFirewallProfile\b[^|;]*-Enabled\s+False/i, REASONS.disableSecurity],
   [/\b(Invoke-Expression|iex)\b[\s\S]*\b(Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString|curl|wget)\b|\b(Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString)\b[\s\S]*\|\s*(Invoke-Expression|iex)\b/i, REASONS.pipeToShell],
   [/\bStart-Process\b/i, REASONS.interpreterExec],
 ];
 
 function powershell(command: Command, scan: Scan): void {
-  const codeAt = command.args.findIndex((a) => /^-(c|command|encodedcommand|enc|e|ec)$/i.test(a));
-  if (codeAt === -1) return;
-  const flagName = (command.args[codeAt] as string).toLowerCase();
+  // `curl … | pwsh -`: a download read as a script.
+  const stdin = command.invocation.stdin;
+  if (stdin?.kind === 'pipe' && stdin.downloaded) flag(scan, REASONS.pipeToShell);
+  const flagged = command.args.findIndex((a) => /^-(c|command|encodedcommand|enc|e|ec)$/i.test(a));
+  // With no -Command and no -File, the first word that is not an option starts the command.
+  const positional = command.args.some((a) => /^-(f|file)$/i.test(a)) ? -1 : command.args.findIndex((a, i) => !a.startsWith('-') && !/^-(ExecutionPolicy|ep|WindowStyle|w|Version|v|ConfigurationName|OutputFormat|InputFormat)$/i.test(command.args[i - 1] ?? ''));
+  const codeAt = flagged !== -1 ? flagged : positional === -1 ? -1 : positional - 1;
+  if (codeAt === -1 && positional === -1) return;
+  const flagName = flagged === -1 ? '-command' : (command.args[codeAt] as string).toLowerCase();
   let code = command.args.slice(codeAt + 1).join(' ');
   if (flagName.startsWith('-e')) {
     flag(scan, REASONS.obfuscatedCode);

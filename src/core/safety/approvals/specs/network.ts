@@ -11,9 +11,11 @@ import type { Command, CommandSpec } from './spec.js';
 export const NETWORK_SENDERS: ReadonlySet<string> = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'scp', 'sftp', 'ftp', 'telnet', 'rsync', 'ssh', 'http', 'https', 'xh', 'mail', 'sendmail', 'mutt', 'aws', 'gsutil', 'rclone', 'openssl']);
 /** Private keys, cloud and tool credentials, password databases and dotenv files (not `.env.example`). */
 export const SECRET_MENTION =
-  /((^|\/)\.ssh(\/(id_[\w-]+|[\w-]+_key)\b(?!\.pub)|\/?$)|\.aws\/credentials|(^|\/)\.aws\/?$|\.gnupg\b|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.docker\/config\.json|\.kube\/config|\/etc\/(g?shadow|passwd|sudoers)\b|(^|[/@=])\.env(\.(local|production|prod|development|dev))?$|\.hearth\/)/;
+  /((^|\/)\.ssh(\/(id_[\w-]+|[\w-]+_key)\b(?!\.pub)|\/?$)|\.aws\/credentials|(^|\/)\.aws\/?$|\.gnupg\b|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.docker\/config\.json|\.kube\/config|\.config\/gcloud\/(application_default_credentials\.json|credentials\.db|legacy_credentials)|\.azure\/(accessTokens\.json|msal_token_cache)|\/etc\/(g?shadow|passwd|sudoers)\b|(^|[/@=])\.env(\.(local|production|prod|development|dev))?$|\.hearth\/)/;
 /** Commands whose output is a secret: a private key export, a keychain password. */
 export const SECRET_PRINTERS: readonly RegExp[] = [/^gpg2? (.* )?--export-secret(-sub)?-keys\b/, /^security find-(generic|internet)-password\b.* -w\b/, ];
+/** The whole environment pasted into an argument: `--post-data="$(env)"`. */
+const ENVIRONMENT_SUBSTITUTED = /\$\(\s*(env|printenv|set|export -p|declare -x)\s*(\|[^)]*)?\)|`\s*(env|printenv)\s*`/;
 /** A secret variable placed in a URL or request body (a `-H` header with a token is ordinary API use). */
 const SECRET_VARIABLE_SENT = /(https?:\/\/\S*|(-d|--data[\w-]*|-F|--form)[\s=]\S*)\$\{?\w*(SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|ACCESS_KEY)\w*/i;
 
@@ -21,7 +23,7 @@ function download(command: Command, scan: Scan): void {
   const { name, args } = command;
   if (destroysOverHttp(args)) flag(scan, REASONS.sqlDrop);
   if (args.some((a) => /^(https?|ftp):\/\//.test(a) && a.includes(UNKNOWN) && /\$\(|`/.test(command.invocation.source))) scan.mentionsSecret = true;
-  if (SECRET_VARIABLE_SENT.test(command.invocation.source)) scan.mentionsSecret = true;
+  if (SECRET_VARIABLE_SENT.test(command.invocation.source) || ENVIRONMENT_SUBSTITUTED.test(command.invocation.source)) scan.mentionsSecret = true;
   if (args.some((a) => /^@/.test(a) || /^-[dF]@|^--data[\w-]*=@|^--upload-file/.test(a))) {
     // `-d @.env`, `-T file`: the file is sent.
     for (const a of args) if (/(^|@)(~\/)?\.(env|ssh|aws|netrc)/.test(a)) scan.mentionsSecret = true;
@@ -80,5 +82,6 @@ export const NETWORK_SPECS: readonly CommandSpec[] = [
     if (c.operands.some((o) => o.includes(UNKNOWN)) && /\$\(|`/.test(c.invocation.source)) flag(s, REASONS.exfiltration);
   } },
   { names: ['socat'], check: (c, s) => (c.operands.some((a) => /^(exec|system):/i.test(a)) ? flag(s, REASONS.remoteShell) : undefined) },
-  { names: ['telnet', 'sftp', 'ftp', 'rclone', 'mail', 'sendmail', 'http', 'https', 'xh'] },
+  { names: ['rclone'], rules: [{ sub: 'purge|delete|deletefile|rmdir|rmdirs|cleanup', reason: REASONS.cloudDelete }] },
+  { names: ['telnet', 'sftp', 'ftp', 'mail', 'sendmail', 'http', 'https', 'xh'] },
 ];

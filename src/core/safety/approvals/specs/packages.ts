@@ -29,5 +29,6 @@ export const PACKAGE_SPECS: readonly CommandSpec[] = [
   { names: ['npm', 'pnpm', 'yarn'], rules: [{ sub: 'uninstall|remove|rm|un|r|unlink', option: GLOBAL, reason: remove }, { sub: 'global remove', reason: remove }] },
   // Version managers install toolchains outside the workspace.
   { names: ['nvm', 'volta', 'asdf', 'mise', 'pyenv', 'rbenv', 'nodenv', 'sdk', 'fnm', 'goenv', 'jenv', 'rvm'], rules: [{ sub: 'uninstall|remove|rm|implode', reason: remove }, { sub: 'plugin', operand: /^(remove|uninstall)$/, reason: remove }] },
-  { names: ['poetry', 'uv', 'pdm', 'pipenv', 'bundle', 'bundler', 'composer', 'go', 'mix', 'dotnet', 'swift', 'gradle', 'gradlew', 'mvn', 'mvnw'] },
+  // Their database tasks drop what the project's migrations built: `mix ecto.drop`, `dotnet ef database drop`.
+  { names: ['poetry', 'uv', 'pdm', 'pipenv', 'bundle', 'bundler', 'composer', 'go', 'mix', 'dotnet', 'swift', 'gradle', 'gradlew', 'mvn', 'mvnw'], rules: [{ sub: 'ecto.drop|ecto.reset', reason: REASONS.sqlDrop }, { sub: 'ef database drop', reason: REASONS.sqlDrop }] },
 ];

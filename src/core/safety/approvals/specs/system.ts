@@ -23,5 +23,5 @@ export const SYSTEM_SPECS: readonly CommandSpec[] = [
   { names: ['history'], rules: [{ option: /^-[a-z]*[cd]/, reason: REASONS.history }, { sub: 'clear|delete|clear-session', reason: REASONS.history }] },
   { names: ['hearth', 'at', 'batch'], check: self },
   { names: ['schtasks', 'schtasks.exe'], rules: [{ operand: /^\/create$/i, reason: REASONS.persistence }, { operand: /^\/delete$/i, reason: REASONS.destructiveVerb }] },
-  { names: ['reg', 'reg.exe'], rules: [{ sub: 'add', operand: /\\(Run|RunOnce|Winlogon|Image File Execution Options)\b/i, reason: REASONS.persistence }, { sub: 'delete', reason: REASONS.destructiveVerb }] },
+  { names: ['reg', 'reg.exe'], rules: [{ sub: 'add', operand: /\\(Run|RunOnce|Winlogon|Image File Execution Options)\b/i, reason: REASONS.persistence }, { sub: 'delete', reason: REASONS.destructiveVerb }, { sub: 'add', operand: /\\(Windows Defender|Windows Defender Security Center|WindowsFirewall|SharedAccess)(\\|$)/i, reason: REASONS.disableSecurity }] },
 ];
