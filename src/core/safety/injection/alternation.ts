@@ -16,7 +16,7 @@
  *   followed by a quantifier, and with no top-level `|`, are grouped; any other branch (a group, a class,
  *   an anchor) makes the whole list fall back to the flat alternation.
  */
-export function groupedAlternation(sources: readonly string[]): string {
+export function groupedAlternation(sources: readonly string[], depth = 3): string {
   const flat = sources.join('|');
   const heads: Array<{ char: string; atom: string; rest: string }> = [];
   for (const source of sources) {
@@ -35,8 +35,13 @@ export function groupedAlternation(sources: readonly string[]): string {
     else group.push(h);
   }
   return [...groups.values()]
-    .map((group) => (group.length === 1 ? `${group[0]?.atom}${group[0]?.rest}` : `${group[0]?.atom}(?:${group.map((g) => g.rest).join('|')})`))
+    .map((group) => (group.length === 1 ? `${group[0]?.atom}${group[0]?.rest}` : `${group[0]?.atom}(?:${rests(group.map((g) => g.rest), depth)})`))
     .join('|');
+}
+
+/** A group's tails, grouped the same way a few levels down (`i(?:g(?:nore|noring))`); the same argument holds at each level. */
+function rests(tails: readonly string[], depth: number): string {
+  return depth > 1 ? groupedAlternation(tails, depth - 1) : tails.join('|');
 }
 
 const SPECIAL = new Set([...'\\^$.|?*+()[]{}']);

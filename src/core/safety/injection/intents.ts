@@ -78,6 +78,38 @@ const REQUIRES: Readonly<Record<string, RegExp>> = {
   disable_safeguards: /approv|confirm|permission|sandbox|safe|secur|guard|review|human|filter|moderat|warning|allowlist|denylist|scanner/i,
 };
 
+/**
+ * Gates (TextRule.gate): for each rule, words that every branch of its pattern must contain, so a text with
+ * none of them cannot match and the rule is not run. Each is read off the pattern (the comment says which
+ * part of each branch it stands for), built from the same word classes where the pattern uses them, with the
+ * rule's flags; the branches' \s+ are \s+ here too. On READMEs most fail, and the rules are among the
+ * scan's slowest (they open with common words: "show", "be", "set", "mark").
+ */
+const gateOf = (classes: ReadonlyArray<readonly string[]>, extra: readonly string[] = [], flags = 'i'): RegExp => new RegExp(any([...classes.flat(), ...extra]), flags);
+const GATES: Readonly<Record<string, RegExp>> = {
+  // Both branches end in a PROMPT_OBJECT or an ABOVE entry.
+  extract_system_prompt: gateOf([PROMPT_OBJECT, ABOVE]),
+  // Branches: "…you given/told…", "conversation from the", "before my first message", "(system prompt|… instructions…)", "what were you told".
+  ask_system_prompt: /conversation|first\s+message|instructions|system\s+prompt|you\s+(?:given|operating|following|told|running)|were\s+you\s+told/i,
+  // Every branch names a persona (case-sensitive like the rule; BetterDAN holds DAN).
+  persona_dan: /DAN|STAN|DUDE|AIM|EvilBOT|UCAR|[Dd]o\s+[Aa]nything\s+[Nn]ow/,
+  // Two branches hold a PERSONA_MODE entry, two "developer mode".
+  persona_mode: gateOf([PERSONA_MODE], ['developer mode']),
+  // shape(…, NO_LIMITS): every match holds a NO_LIMITS entry.
+  persona_no_limits: gateOf([NO_LIMITS]),
+  // Branches: "approval(s)…" / HEARTH_APPROVALS, injection_scan, --yolo/--dangerously-…/--no-verify/--trust-all-tools,
+  // "(switched|turned) off", "unsandboxed", "(approval|allow) rule that".
+  disable_safety_config: /approval|injection_scan|--(?:yolo|dangerously|no-verify|trust-all)|(?:switched|turned)\s+off|unsandboxed|allow\s+rule/i,
+  // Branches: "… as (pre-approved|…|routine)" (the "as" may follow a word directly), "behalf", "already",
+  // "(safety|approval…)… (module|check…) to".
+  pre_approve: /as\s+(?:pre-?approved|already\s+approved|approved|safe|low[- ]risk|trusted|allowed|routine)\b|behalf|already|(?:safety|approval|security|injection|sandbox|guard)\w*\s+(?:module|check|code|function|detector|scanner|logic)\s+to\s/i,
+  // Both branches hold a PERSIST_TARGET entry.
+  persistence_order: gateOf([PERSIST_TARGET]),
+  // TO_READING_AI's branches: an AI noun after "to/attention/…" (after a space, "ais?" then a word edge), "ai|llm"
+  // before a noun, "@ai/@coding/@code/@llm", "(assistants|agents|llms|models|bots) reading this", "x-ai-".
+  addressed_order: /\bais?\b|llm|gpt|language\s+model|chatbot|assistant|agent|copilot|claude|gemini|chatgpt|hearth|@(?:ai|coding|code|llm)|(?:models?|bots?)\s+(?:reading|editing|indexing|processing|summari[sz]ing|scanning)\s+this|x-ai-/i,
+};
+
 const RULES: readonly TextRule[] = [
   // ── System-prompt extraction ──────────────────────────────────────────────────────────────────
   rule('extract_system_prompt', 'prompt_leak', 'high', 'asks the model to reveal its system prompt or hidden instructions', `${shape(5, REVEAL, OWNER, PROMPT_OBJECT)}|\\b${any(REVEAL)}${gap(3)}${any(ABOVE)}`),
@@ -162,5 +194,6 @@ const MULTILINGUAL_INTENT_RULES: readonly TextRule[] = [
 /** Every intent rule reads words, so a quotation of one in a write-up is a mention (mention.ts). */
 export const INTENT_RULES: readonly TextRule[] = [...RULES, ...MULTILINGUAL_INTENT_RULES].map((r) => {
   const requires = MULTILINGUAL_REQUIRES[r.id] ?? REQUIRES[r.id];
-  return { ...r, phrasing: true, ...(requires === undefined ? {} : { requires }) };
+  const gate = GATES[r.id];
+  return { ...r, phrasing: true, ...(requires === undefined ? {} : { requires }), ...(gate === undefined ? {} : { gate }) };
 });

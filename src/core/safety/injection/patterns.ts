@@ -58,6 +58,11 @@ export interface TextRule {
    * class cannot be sped up by the regex engine, and most documents hold none of the words they need.
    */
   requires?: RegExp;
+  /**
+   * Like `requires`, and tested after it: a necessary condition read off the pattern itself (a word every
+   * branch of it must contain), so it only saves time and never changes what the rule finds.
+   */
+  gate?: RegExp;
   /** Words rather than a command or token, whatever the category: a quotation of it is a mention (mention.ts). */
   phrasing?: boolean;
 }

@@ -202,6 +202,7 @@ function withRegion(finding: InjectionFinding, region: HiddenRegion | undefined)
 /** The first match that is an order rather than a quotation of one (see mention.ts). */
 function firstOrder(rule: TextRule, text: string): RegExpExecArray | null {
   if (rule.requires !== undefined && !rule.requires.test(text)) return null;
+  if (rule.gate !== undefined && !rule.gate.test(text)) return null;
   const phrasing = rule.phrasing === true || PHRASING_CATEGORIES.has(rule.category);
   if (!phrasing && rule.unlessBefore === undefined) return rule.pattern.exec(text);
   const pattern = GLOBAL_PATTERNS.get(rule.id) as RegExp;
