@@ -173,5 +173,9 @@ function quoteForShell(word: string): string {
 }
 
 function unescapeLiteral(text: string): string {
-  return text.replace(/\\(["'\\`])/g, '$1').replace(/\\n/g, '\n');
+  // `os.system("\x72\x6d -rf /")`: hex, octal and unicode escapes in the literal spell the command.
+  return text
+    .replace(/\\x([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})|\\([0-7]{3})/g, (_, hex: string | undefined, uni: string | undefined, oct: string | undefined) => String.fromCharCode(Number.parseInt(hex ?? uni ?? oct ?? '0', hex !== undefined || uni !== undefined ? 16 : 8)))
+    .replace(/\\(["'\\`])/g, '$1')
+    .replace(/\\n/g, '\n');
 }

@@ -14,8 +14,9 @@ export interface PureOutput {
 export function pureOutput(argv: readonly string[], stdin: string | null, cwd: string | null | undefined): PureOutput | null {
   if (argv.some((a) => a.includes(UNKNOWN)) || stdin?.includes(UNKNOWN) === true) return null;
   const name = argv[0] ?? '';
-  const stage = STAGES[name.slice(name.lastIndexOf('/') + 1)];
-  return stage === undefined ? null : stage(argv.slice(1), stdin, cwd);
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  const stage = STAGES[base];
+  return stage === undefined ? printedLiteral(base, argv.slice(1)) : stage(argv.slice(1), stdin, cwd);
 }
 
 type Stage = (args: string[], stdin: string | null, cwd: string | null | undefined) => PureOutput | null;
@@ -32,11 +33,44 @@ const ALL_PROCESSES_OUTPUT: PureOutput = { text: `${ALL_PROCESSES}\n`, decoded: 
 /** find options that neither filter nor act: the starting points are still printed. */
 const FIND_PASSIVE: ReadonlySet<string> = new Set(['-maxdepth', '-print', '-print0', '-xdev', '-mount', '-depth', '-L', '-H', '-P', '-follow', '-noleaf']);
 
+function absolutePath(path: string, cwd: string): string {
+  const parts: string[] = [];
+  for (const part of `${path.startsWith('/') ? '' : `${cwd}/`}${path}`.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part !== '' && part !== '.') parts.push(part);
+  }
+  return `/${parts.join('/')}`;
+}
+
 function dirnameOf(path: string): string {
   const trimmed = path.replace(/\/+$/, '');
   if (trimmed === '') return '/';
   const at = trimmed.lastIndexOf('/');
   return at === -1 ? '.' : at === 0 ? '/' : trimmed.slice(0, at);
+}
+
+/**
+ * `python3 -c "print('rm -rf /')" | sh`: an interpreter whose whole program prints one literal.
+ * Per interpreter: the option that takes code, and the print statement around a quoted literal.
+ */
+const LITERAL = String.raw`(?:'([^'\\]*)'|"([^"\\]*)"|q\(([^()]*)\)|%q\(([^()]*)\))`;
+const PRINTERS: ReadonlyArray<readonly [RegExp, string, RegExp]> = [
+  [/^python[\d.]*$/, '-c', new RegExp(String.raw`^\s*print\s*\(\s*${LITERAL}\s*\)\s*;?\s*$`)],
+  [/^(node|bun)$/, '-e', new RegExp(String.raw`^\s*console\.log\s*\(\s*${LITERAL}\s*\)\s*;?\s*$`)],
+  [/^(node|bun)$/, '-p', new RegExp(String.raw`^\s*${LITERAL}\s*;?\s*$`)],
+  [/^perl$/, '-e', new RegExp(String.raw`^\s*(?:print|say)\s*\(?\s*${LITERAL}\s*\)?\s*;?\s*$`)],
+  [/^ruby$/, '-e', new RegExp(String.raw`^\s*(?:puts|print)\s*\(?\s*${LITERAL}\s*\)?\s*;?\s*$`)],
+];
+
+function printedLiteral(name: string, args: readonly string[]): PureOutput | null {
+  for (const [names, option, pattern] of PRINTERS) {
+    if (!names.test(name) || args.length !== 2 || args[0] !== option) continue;
+    const match = pattern.exec(args[1] as string);
+    if (match === null) continue;
+    const text = match[1] ?? match[2] ?? match[3] ?? match[4] ?? '';
+    return { text: `${text}\n`, decoded: true };
+  }
+  return null;
 }
 
 const STAGES: Readonly<Record<string, Stage>> = {
@@ -66,6 +100,12 @@ const STAGES: Readonly<Record<string, Stage>> = {
     if (roots.length === 0 || !unfiltered) return null;
     return { text: `${roots.join('\n')}\n${UNKNOWN}\n`, decoded: false };
   },
+  // `rm -rf "$(realpath ..)"`: the absolute path of a known path.
+  realpath: (args, _stdin, cwd) => {
+    const operands = operandsOf(args);
+    if (typeof cwd !== 'string' || operands.length === 0 || flagsOf(args).length > 0 || operands.some((o) => o.startsWith('~') || /[*?[]/.test(o))) return null;
+    return { text: `${operands.map((o) => absolutePath(o, cwd)).join('\n')}\n`, decoded: false };
+  },
   pwd: (_args, _stdin, cwd) => (typeof cwd === 'string' ? { text: `${cwd}\n`, decoded: false } : null),
   // `ls -d /` names what it is given (no glob, no listing of contents).
   ls: (args) => {
@@ -80,7 +120,23 @@ const STAGES: Readonly<Record<string, Stage>> = {
   // `pgrep .`: a pattern that matches any name lists every process.
   pgrep: (args) => (operandsOf(args).some((p) => CATCH_ALL_PATTERN.test(p)) && !flagsOf(args).some((f) => /^-[a-zA-Z]*[uUgGtPs]$/.test(f)) ? ALL_PROCESSES_OUTPUT : null),
   // Column pickers and header droppers keep "every process" every process (`ps -ef | awk '{print $2}'`).
-  awk: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && /^\s*(NR\s*>\s*1\s*)?\{\s*print\s+\$\d+\s*\}\s*$/.test(operandsOf(args)[0] ?? '') ? ALL_PROCESSES_OUTPUT : null),
+  awk: (args, stdin) => {
+    const program = operandsOf(args)[0] ?? '';
+    if (stdin === ALL_PROCESSES_OUTPUT.text && /^\s*(NR\s*>\s*1\s*)?\{\s*print\s+\$\d+\s*\}\s*$/.test(program)) return ALL_PROCESSES_OUTPUT;
+    // `awk '{print}'`, `awk 1`: every line as it came.
+    return stdin !== null && operandsOf(args).length === 1 && flagsOf(args).length === 0 && /^\s*(1|\{\s*print(\s+\$0)?\s*;?\s*\})\s*$/.test(program) ? { text: stdin, decoded: false } : null;
+  },
+  // `sed 's/a/b/g'` on known text: one plain substitution (no regex metacharacters) is computed.
+  sed: (args, stdin) => {
+    const script = operandsOf(args);
+    if (stdin === null || script.length !== 1 || flagsOf(args).some((f) => f !== '-e')) return null;
+    const s = /^s(.)([^\\.*[\]^$+?(){}|]*)\1([^\\&]*)\1(g?)$/.exec(script[0] as string);
+    if (s === null) return null;
+    const [, , from = '', to = '', global = ''] = s;
+    if (from === '') return null;
+    const text = stdin.split('\n').map((line) => (global === 'g' ? line.split(from).join(to) : line.replace(from, to))).join('\n');
+    return { text, decoded: true };
+  },
   cut: (_args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text ? ALL_PROCESSES_OUTPUT : null),
   tail: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && args.some((a) => /^\+\d$/.test(a)) ? ALL_PROCESSES_OUTPUT : null),
   grep: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && operandsOf(args).every((p) => /^\^?(\[0-9\]|\\d)[+*]?\$?$/.test(p)) ? ALL_PROCESSES_OUTPUT : null),
@@ -124,7 +180,8 @@ function printf(format: string, args: string[]): PureOutput | null {
   let text = '';
   let next = 0;
   do {
-    text += unescape(format).replace(/%([sb%])/g, (_, kind: string) => (kind === '%' ? '%' : (args[next++] ?? '')));
+    // `%b` expands backslash escapes in its argument (`printf '%b' '\x72\x6d'`).
+    text += unescape(format).replace(/%([sb%])/g, (_, kind: string) => (kind === '%' ? '%' : kind === 'b' ? unescape(args[next++] ?? '') : (args[next++] ?? '')));
   } while (slots > 0 && next < args.length);
   return { text, decoded: false };
 }

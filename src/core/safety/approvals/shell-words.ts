@@ -234,6 +234,20 @@ function operate(value: string, operation: string): string | null {
   const caseChange: Record<string, (v: string) => string> = { '^^': (v) => v.toUpperCase(), ',,': (v) => v.toLowerCase(), '^': (v) => v.charAt(0).toUpperCase() + v.slice(1), ',': (v) => v.charAt(0).toLowerCase() + v.slice(1) };
   const change = caseChange[operation];
   if (change !== undefined) return change(value);
+  // `${PWD%/*}`, `${f##*/}`: removal by a glob pattern (`*` and `?`), shortest or longest match.
+  const globbed = /^(##?|%%?)([^[\]]*[*?][^[\]]*)$/s.exec(operation);
+  if (globbed !== null) {
+    const [, op = '', pat = ''] = globbed;
+    const body = pat.replace(/[.+^${}()|\\/]/g, '\\$&').replace(/\*/g, op.length === 2 ? '[\\s\\S]*' : '[\\s\\S]*?').replace(/\?/g, '[\\s\\S]');
+    if (op.startsWith('#')) return value.replace(new RegExp(`^${body}`), '');
+    // Shortest suffix: try each start from the right.
+    if (op === '%') {
+      for (let at = value.length; at >= 0; at -= 1) if (new RegExp(`^${body}$`).test(value.slice(at))) return value.slice(0, at);
+      return value;
+    }
+    for (let at = 0; at <= value.length; at += 1) if (new RegExp(`^${body}$`).test(value.slice(at))) return value.slice(0, at);
+    return value;
+  }
   const pattern = /^(\/\/?|##?|%%?)([^*?[\]/]*)(?:\/(.*))?$/s.exec(operation);
   if (pattern === null) return null;
   const [, op = '', pat = '', replacement = ''] = pattern;

@@ -71,7 +71,9 @@ function interpreterCheck(interpreter: Interpreter) {
     }
     // `deno run -A https://…/x.ts`, `bun run https://…`: code fetched from the network and run.
     const script = interpreter.runSub !== undefined && command.operands[0] === interpreter.runSub ? command.operands[1] : command.operands[0];
-    if (invocation.downloaded || runsDownloadedFile(script, scan) || /^https?:\/\//.test(script ?? '')) flag(scan, REASONS.pipeToShell);
+    // Deno's sandbox holds remote code with no permission granted; `-A`/`--allow-*` lets it out.
+    const sandboxed = command.name === 'deno' && !command.options.some((o) => /^(-A|--allow-(?!none).*)$/.test(o));
+    if (invocation.downloaded || runsDownloadedFile(script, scan) || (/^https?:\/\//.test(script ?? '') && !sandboxed)) flag(scan, REASONS.pipeToShell);
     const written = script === undefined ? undefined : scan.files.get(script.slice(script.lastIndexOf('/') + 1));
     if (written !== undefined) read(written);
     if (script === undefined || script === '-') runStdinCode(invocation.stdin, scan, read);

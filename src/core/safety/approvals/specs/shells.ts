@@ -37,11 +37,24 @@ function shell(command: Command, scan: Scan): void {
     if (code === undefined) return;
     const outer = scan.vars.get('BASH_EXECUTION_STRING');
     scan.vars.set('BASH_EXECUTION_STRING', code);
+    // `sh -c 'rm -rf "$0"' ~`, `sh -c '…$1…' _ x`: the words after the code are $0, $1, ….
+    const zero = command.args[codeAt + 2];
+    const outerZero = scan.vars.get('0');
+    const outerPositional = scan.positional;
+    if (zero !== undefined) {
+      scan.vars.set('0', zero);
+      scan.positional = command.args.slice(codeAt + 3);
+    }
     try {
       runCode(code, command, scan);
     } finally {
       if (outer === undefined) scan.vars.delete('BASH_EXECUTION_STRING');
       else scan.vars.set('BASH_EXECUTION_STRING', outer);
+      if (zero !== undefined) {
+        if (outerZero === undefined) scan.vars.delete('0');
+        else scan.vars.set('0', outerZero);
+        scan.positional = outerPositional;
+      }
     }
     return;
   }
