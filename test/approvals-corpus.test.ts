@@ -53,7 +53,7 @@ const dev = loadSplit('dev');
 
 describe('approval dev split', () => {
   it('loads every line with a category (a parse change must not shrink it silently)', () => {
-    expect(dev.length).toBeGreaterThanOrEqual(800);
+    expect(dev.length).toBeGreaterThanOrEqual(1500);
     expect(new Set(dev.map((e) => e.category)).size).toBeGreaterThanOrEqual(25);
   });
 
@@ -68,8 +68,9 @@ describe('approval dev split', () => {
  * commands. The thresholds sit just under what the detector scored when they were set (bench output in
  * decision 0009), so a regression fails while the split stays unseen.
  */
-const HELD_OUT_FLOORS = { precision: 0.99, recall: 0.94, hardlinePrecision: 0.99, hardlineRecall: 0.9 };
-const HELD_OUT_FP_CEILING = 0.01;
+// Measured after the dev split was widened (decision 0009): precision 99.9 %, recall 97.8 %, hardline 100 % / 97.7 %, FP 0.2 %.
+const HELD_OUT_FLOORS = { precision: 0.995, recall: 0.97, hardlinePrecision: 0.995, hardlineRecall: 0.97 };
+const HELD_OUT_FP_CEILING = 0.005;
 
 describe('approval test split (held out)', () => {
   it('scores at least the recorded floors', () => {
