@@ -1,5 +1,6 @@
 import { INTENT_LEXICONS } from './lexicons/intents-multilingual.js';
 import { groupedAlternation } from './alternation.js';
+import { keywordGate, type KeywordGate } from './keyword-index.js';
 import { rule, type TextRule } from './patterns.js';
 
 /**
@@ -85,29 +86,52 @@ const REQUIRES: Readonly<Record<string, RegExp>> = {
  * rule's flags; the branches' \s+ are \s+ here too. On READMEs most fail, and the rules are among the
  * scan's slowest (they open with common words: "show", "be", "set", "mark").
  */
-const gateOf = (classes: ReadonlyArray<readonly string[]>, extra: readonly string[] = [], flags = 'i'): RegExp => new RegExp(any([...classes.flat(), ...extra]), flags);
-const GATES: Readonly<Record<string, RegExp>> = {
+/**
+ * One keyword per class entry: the entry from its first word that is not a common short one ("the", "no",
+ * "all"…), which every match of the entry contains, when the entry is plain words; the entry itself when it
+ * is an expression. Starting past those words keeps the gates' shared scan from stopping at every "the".
+ */
+const COMMON_START = new Set(['a', 'an', 'the', 'no', 'all', 'any', 'at', 'as', 'do', 'of', 'to', 'in', 'on', 'for', 'you', 'your', 'ca', 'run']);
+const keywordsOf = (entries: readonly string[]): string[] =>
+  entries.map((e) => {
+    if (!/^[a-z' -]+$/i.test(e)) return e.replace(/ /g, String.raw`\s+`);
+    const words = e.split(' ');
+    const from = words.findIndex((w) => !COMMON_START.has(w.toLowerCase()));
+    return (from < 0 ? e : words.slice(from).join(' ')).replace(/ /g, String.raw`\s+`);
+  });
+const GATES: Readonly<Record<string, KeywordGate>> = {
   // Both branches end in a PROMPT_OBJECT or an ABOVE entry.
-  extract_system_prompt: gateOf([PROMPT_OBJECT, ABOVE]),
+  extract_system_prompt: keywordGate(keywordsOf([...PROMPT_OBJECT, ...ABOVE])),
   // Branches: "…you given/told…", "conversation from the", "before my first message", "(system prompt|… instructions…)", "what were you told".
-  ask_system_prompt: /conversation|first\s+message|instructions|system\s+prompt|you\s+(?:given|operating|following|told|running)|were\s+you\s+told/i,
-  // Every branch names a persona (case-sensitive like the rule; BetterDAN holds DAN).
-  persona_dan: /DAN|STAN|DUDE|AIM|EvilBOT|UCAR|[Dd]o\s+[Aa]nything\s+[Nn]ow/,
+  ask_system_prompt: keywordGate(['conversation', String.raw`first\s+message`, 'instructions', String.raw`system\s+prompt`, String.raw`you\s+(?:given|operating|following|told|running)`, String.raw`were\s+you\s+told`]),
+  // Every branch names a persona (case-sensitive like the rule; BetterDAN holds DAN, [Aa]nything holds nything).
+  persona_dan: keywordGate(['DAN', 'STAN', 'DUDE', 'AIM', 'EvilBOT', 'UCAR', 'nything'], ''),
   // Two branches hold a PERSONA_MODE entry, two "developer mode".
-  persona_mode: gateOf([PERSONA_MODE], ['developer mode']),
+  persona_mode: keywordGate(keywordsOf([...PERSONA_MODE, 'developer mode'])),
   // shape(…, NO_LIMITS): every match holds a NO_LIMITS entry.
-  persona_no_limits: gateOf([NO_LIMITS]),
+  persona_no_limits: keywordGate(keywordsOf(NO_LIMITS)),
   // Branches: "approval(s)…" / HEARTH_APPROVALS, injection_scan, --yolo/--dangerously-…/--no-verify/--trust-all-tools,
   // "(switched|turned) off", "unsandboxed", "(approval|allow) rule that".
-  disable_safety_config: /approval|injection_scan|--(?:yolo|dangerously|no-verify|trust-all)|(?:switched|turned)\s+off|unsandboxed|allow\s+rule/i,
-  // Branches: "… as (pre-approved|…|routine)" (the "as" may follow a word directly), "behalf", "already",
+  disable_safety_config: keywordGate(['approval', 'injection_scan', '--yolo', '--dangerously', '--no-verify', '--trust-all', String.raw`switched\s+off`, String.raw`turned\s+off`, 'unsandboxed', String.raw`allow\s+rule`]),
+  // Branches: "… as (pre-approved|…|routine)", "behalf", "already",
   // "(safety|approval…)… (module|check…) to".
-  pre_approve: /as\s+(?:pre-?approved|already\s+approved|approved|safe|low[- ]risk|trusted|allowed|routine)\b|behalf|already|(?:safety|approval|security|injection|sandbox|guard)\w*\s+(?:module|check|code|function|detector|scanner|logic)\s+to\s/i,
+  pre_approve: keywordGate([
+    // "as (pre-?approved|already approved|approved|safe|low[- ]risk|trusted|allowed|routine)": the word after "as".
+    ...['approved', 'safe', 'risk', 'trusted', 'allowed', 'routine'],
+    'behalf',
+    'already',
+    ...['safety', 'approval', 'security', 'injection', 'sandbox', 'guard'].map((w) => String.raw`${w}\w*\s+(?:module|check|code|function|detector|scanner|logic)\s+to\s`),
+  ]),
   // Both branches hold a PERSIST_TARGET entry.
-  persistence_order: gateOf([PERSIST_TARGET]),
+  persistence_order: keywordGate(keywordsOf(PERSIST_TARGET)),
   // TO_READING_AI's branches: an AI noun after "to/attention/…" (after a space, "ais?" then a word edge), "ai|llm"
   // before a noun, "@ai/@coding/@code/@llm", "(assistants|agents|llms|models|bots) reading this", "x-ai-".
-  addressed_order: /\bais?\b|llm|gpt|language\s+model|chatbot|assistant|agent|copilot|claude|gemini|chatgpt|hearth|@(?:ai|coding|code|llm)|(?:models?|bots?)\s+(?:reading|editing|indexing|processing|summari[sz]ing|scanning)\s+this|x-ai-/i,
+  addressed_order: keywordGate([
+    String.raw`\bais?\b`,
+    ...['llm', 'gpt', String.raw`language\s+model`, 'chatbot', 'assistant', 'agent', 'copilot', 'claude', 'gemini', 'chatgpt', 'hearth', '@ai', '@coding', '@code', '@llm', 'x-ai-'],
+    String.raw`models?\s+(?:reading|editing|indexing|processing|summari[sz]ing|scanning)\s+this`,
+    String.raw`bots?\s+(?:reading|editing|indexing|processing|summari[sz]ing|scanning)\s+this`,
+  ]),
 };
 
 const RULES: readonly TextRule[] = [

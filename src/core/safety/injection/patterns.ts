@@ -1,3 +1,4 @@
+import type { KeywordGate } from './keyword-index.js';
 /**
  * The phrasing rules of the injection scanner. Each rule is one regular expression over normalised text
  * (NFKC, invisible characters removed, runs of spaces collapsed; see scan.ts), matched case-insensitively.
@@ -59,10 +60,11 @@ export interface TextRule {
    */
   requires?: RegExp;
   /**
-   * Like `requires`, and tested after it: a necessary condition read off the pattern itself (a word every
-   * branch of it must contain), so it only saves time and never changes what the rule finds.
+   * Like `requires`, and tested after it: a necessary condition read off the pattern itself (keywords one of
+   * which every branch of it must contain), so it only saves time and never changes what the rule finds.
+   * All gates of a text are answered from one scan (keyword-index.ts).
    */
-  gate?: RegExp;
+  gate?: KeywordGate;
   /** Words rather than a command or token, whatever the category: a quotation of it is a mention (mention.ts). */
   phrasing?: boolean;
 }

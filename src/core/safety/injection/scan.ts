@@ -1,6 +1,7 @@
 import { decodeHidden, hiddenRegions, type HiddenRegion } from './decode.js';
 import { directiveSpans } from './directive.js';
 import { INTENT_RULES } from './intents.js';
+import { KeywordIndex } from './keyword-index.js';
 import { codePointLabel, decodeTagMessage, findInvisibleCharacters, type InvisibleCharacter } from './invisible-unicode.js';
 import { scoreText } from './linear-model.js';
 import { isQuotedMention, readsAsDiscussion } from './mention.js';
@@ -98,9 +99,10 @@ interface Hit {
 /** Every rule and directive on one text (already the de-obfuscated view), first order per rule. */
 function ruleHits(text: string, ignored: ReadonlySet<string>): Hit[] {
   const hits: Hit[] = [];
+  const gates = new KeywordIndex(text);
   for (const rule of ALL_RULES) {
     if (ignored.has(rule.id)) continue;
-    const match = firstOrder(rule, text);
+    const match = firstOrder(rule, text, gates);
     if (match !== null) hits.push({ rule: rule.id, category: rule.category, severity: rule.severity, message: rule.description, index: match.index, length: match[0].length });
   }
   if (!ignored.has(OVERRIDE_RULE)) {
@@ -200,9 +202,9 @@ function withRegion(finding: InjectionFinding, region: HiddenRegion | undefined)
 }
 
 /** The first match that is an order rather than a quotation of one (see mention.ts). */
-function firstOrder(rule: TextRule, text: string): RegExpExecArray | null {
+function firstOrder(rule: TextRule, text: string, gates: KeywordIndex): RegExpExecArray | null {
   if (rule.requires !== undefined && !rule.requires.test(text)) return null;
-  if (rule.gate !== undefined && !rule.gate.test(text)) return null;
+  if (rule.gate !== undefined && !gates.passes(rule.gate)) return null;
   const phrasing = rule.phrasing === true || PHRASING_CATEGORIES.has(rule.category);
   if (!phrasing && rule.unlessBefore === undefined) return rule.pattern.exec(text);
   const pattern = GLOBAL_PATTERNS.get(rule.id) as RegExp;
