@@ -99,6 +99,7 @@ const keywordsOf = (entries: readonly string[]): string[] =>
     const from = words.findIndex((w) => !COMMON_START.has(w.toLowerCase()));
     return (from < 0 ? e : words.slice(from).join(' ')).replace(/ /g, String.raw`\s+`);
   });
+const MEMORY_ORDER_KEYWORDS = [String.raw`from\s+now\s+on`, String.raw`from\s+this\s+point`, String.raw`from\s+here\s+on`, 'henceforth', String.raw`going\s+forward`, 'future', 'permanently', String.raw`rest\s+of`, 'remember', String.raw`note\s+that`, String.raw`keep\s+in\s+mind`, 'store', 'memory', 'memorize'];
 const GATES: Readonly<Record<string, KeywordGate>> = {
   // Both branches end in a PROMPT_OBJECT or an ABOVE entry.
   extract_system_prompt: keywordGate(keywordsOf([...PROMPT_OBJECT, ...ABOVE])),
@@ -124,6 +125,12 @@ const GATES: Readonly<Record<string, KeywordGate>> = {
   ]),
   // Both branches hold a PERSIST_TARGET entry.
   persistence_order: keywordGate(keywordsOf(PERSIST_TARGET)),
+  // Both branches end in (approval|permission|confirmation|consent|sign-?off).
+  run_without_asking: keywordGate(['approval', 'permission', 'confirmation', 'consent', 'sign-off', 'signoff']),
+  // FROM_NOW or REMEMBER, each entry by a word inside it ("in all future (sessions|…)" by "future", "save … memory" by "memory").
+  memory_poisoning: keywordGate(MEMORY_ORDER_KEYWORDS),
+  // REMEMBER, or "(the user|your owner) has (pre-)?(authori[sz]ed|approved|allowed)".
+  memory_user_wants: keywordGate([...MEMORY_ORDER_KEYWORDS, 'authori', 'approved', 'allowed']),
   // TO_READING_AI's branches: an AI noun after "to/attention/…" (after a space, "ais?" then a word edge), "ai|llm"
   // before a noun, "@ai/@coding/@code/@llm", "(assistants|agents|llms|models|bots) reading this", "x-ai-".
   addressed_order: keywordGate([

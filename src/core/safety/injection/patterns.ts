@@ -1,4 +1,4 @@
-import type { KeywordGate } from './keyword-index.js';
+import { keywordGate, type KeywordGate } from './keyword-index.js';
 /**
  * The phrasing rules of the injection scanner. Each rule is one regular expression over normalised text
  * (NFKC, invisible characters removed, runs of spaces collapsed; see scan.ts), matched case-insensitively.
@@ -213,7 +213,18 @@ const REQUIRES: Readonly<Record<string, RegExp>> = {
   conceal_from_user: /user|human|operator|owner/i,
 };
 
+/** Keywords one of which every match holds (see TextRule.gate): the credential files the patterns name. */
+const SECRET_FILE_KEYWORDS = [String.raw`/\.ssh`, String.raw`\.docker/config`, String.raw`\.kube/config`, String.raw`\.env`, String.raw`\.ssh/id_`, 'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', String.raw`\.aws/credentials`, String.raw`\.netrc`, String.raw`\.git-credentials`, String.raw`\.pypirc`, String.raw`\.npmrc`, '/etc/shadow'];
+const GATES: Readonly<Record<string, KeywordGate>> = {
+  read_private_ssh_key: keywordGate([String.raw`\.ssh/id_`]),
+  // Its alternatives: ~/.ssh, .ssh/id_…, /etc/shadow, .aws/credentials, .git-credentials, .netrc, "the contents of …".
+  exfiltrate_secret_location: keywordGate([String.raw`~/\.ssh`, String.raw`\.ssh/id_`, '/etc/shadow', String.raw`\.aws/credentials`, String.raw`\.git-credentials`, String.raw`\.netrc`, String.raw`contents\s+of`]),
+  // Every match holds SECRET_FILE (~/.ssh and $HOME/.ssh both hold /.ssh).
+  secret_file_to_network: keywordGate(SECRET_FILE_KEYWORDS),
+};
+
 export const TEXT_RULES: readonly TextRule[] = COMMAND_AND_TOKEN_RULES.map((r) => {
   const requires = REQUIRES[r.id];
-  return requires === undefined ? r : { ...r, requires };
+  const gate = GATES[r.id];
+  return { ...r, ...(requires === undefined ? {} : { requires }), ...(gate === undefined ? {} : { gate }) };
 });
