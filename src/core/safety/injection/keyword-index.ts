@@ -1,11 +1,9 @@
-import { groupedAlternation } from './alternation.js';
-
 /**
  * Keyword gates, answered from one scan of the text. A gate is a list of keywords (small expressions, one
  * branch each) of which every match of its rule must contain one; the rule runs only when one occurs.
  * Testing each gate as its own expression cost a pass over the document per rule, about as much as the
- * rule itself; here every keyword starts with a literal prefix, one alternation of all prefixes finds where
- * any occurs, and each keyword is tried (sticky) only where its prefix does. The answer is exactly
+ * rule itself; here every keyword starts with a literal prefix (two ASCII characters or more), one pass over
+ * the text finds where each occurs, and each keyword is tried (sticky) only where its prefix does. The answer is exactly
  * `new RegExp(keyword, flags).test(text)` for some keyword: a keyword can only match where its prefix does.
  */
 
@@ -20,13 +18,14 @@ export interface KeywordGate {
 }
 
 const ALL: Keyword[] = [];
-let index: { scan: RegExp; prefixes: ReadonlySet<string>; lengths: readonly number[]; longest: number } | null = null;
+/** The prefixes by their first two characters (`first << 7 | second`). */
+let index: { byStart: ReadonlyArray<readonly string[] | null> } | null = null;
 
 /** `flags` is '' or 'i' (no Unicode mode: the prefix scan's case folding must not see more than ASCII). */
 export function keywordGate(sources: readonly string[], flags: '' | 'i' = 'i'): KeywordGate {
   const keywords = sources.map((source) => {
     const prefix = literalPrefix(source);
-    if (prefix === '') throw new Error(`keyword gate: ${source} does not start with a literal`);
+    if (prefix.length < 2 || [...prefix].some((c) => c.charCodeAt(0) > 0x7f)) throw new Error(`keyword gate: ${source} does not start with two ASCII literal characters`);
     return { sticky: new RegExp(source, `${flags}y`), prefix };
   });
   ALL.push(...keywords);
@@ -77,13 +76,20 @@ function hasTopLevelBar(source: string): boolean {
   return false;
 }
 
+/** ASCII lowercase of a char code; -1 for anything outside ASCII, which no (ASCII) prefix character matches. */
+function lowerAscii(code: number): number {
+  if (code >= 65 && code <= 90) return code + 32;
+  return code < 128 ? code : -1;
+}
+
 function built(): NonNullable<typeof index> {
   if (index !== null) return index;
-  const prefixes = new Set(ALL.map((k) => k.prefix));
-  const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const sorted = [...prefixes].sort((a, b) => b.length - a.length);
-  const lengths = [...new Set(sorted.map((p) => p.length))].sort((a, b) => a - b);
-  index = { scan: new RegExp(groupedAlternation(sorted.map(escape)), 'gi'), prefixes, lengths, longest: lengths[lengths.length - 1] ?? 0 };
+  const byStart = new Map<number, string[]>();
+  for (const p of new Set(ALL.map((k) => k.prefix))) {
+    const start = (p.charCodeAt(0) << 7) | p.charCodeAt(1);
+    byStart.set(start, [...(byStart.get(start) ?? []), p]);
+  }
+  index = { byStart: Array.from({ length: 128 * 128 }, (_, i) => byStart.get(i) ?? null) };
   return index;
 }
 
@@ -105,27 +111,28 @@ export class KeywordIndex {
   }
 
   /**
-   * Every position where each prefix occurs. The scan visits every position where any prefix matches
-   * (it steps one character past each match); there the text is compared with every prefix length, so
-   * prefixes shorter or longer than the one the alternation chose are seen too. Prefixes are ASCII, which
-   * a case-insensitive non-Unicode pattern only matches with ASCII letters, so lowercasing compares alike.
+   * Every position where each prefix occurs: at each position, the prefixes that start with its two
+   * characters (a table lookup) are compared with the text there, character by character. Prefixes are ASCII, which a case-insensitive non-Unicode pattern
+   * matches only with ASCII characters, so ASCII lowercasing compares alike.
    */
   private scan(): Map<string, number[]> {
-    const { scan, prefixes, lengths, longest } = built();
+    const { byStart } = built();
     const out = new Map<string, number[]>();
-    scan.lastIndex = 0;
-    for (;;) {
-      const m = scan.exec(this.text);
-      if (m === null) break;
-      const at = m.index;
-      scan.lastIndex = at + 1;
-      const head = this.text.slice(at, at + longest).toLowerCase();
-      for (const length of lengths) {
-        if (length > head.length) break;
-        const key = head.slice(0, length);
-        if (!prefixes.has(key)) continue;
-        const list = out.get(key);
-        if (list === undefined) out.set(key, [at]);
+    const text = this.text;
+    const end = text.length - 1;
+    let next = lowerAscii(text.charCodeAt(0));
+    for (let at = 0; at < end; at++) {
+      const first = next;
+      next = lowerAscii(text.charCodeAt(at + 1));
+      if (first < 0 || next < 0) continue;
+      const bucket = byStart[(first << 7) | next];
+      if (bucket === null || bucket === undefined) continue;
+      for (const prefix of bucket) {
+        let k = 2;
+        while (k < prefix.length && lowerAscii(text.charCodeAt(at + k)) === prefix.charCodeAt(k)) k++;
+        if (k < prefix.length) continue;
+        const list = out.get(prefix);
+        if (list === undefined) out.set(prefix, [at]);
         else list.push(at);
       }
     }
