@@ -33,6 +33,39 @@ export function keywordGate(sources: readonly string[], flags: '' | 'i' = 'i'): 
   return { keywords };
 }
 
+/**
+ * The same test as `pattern.test(text)`, as a keyword gate: one keyword per top-level branch (a pattern
+ * matches where one of its branches does). Null when a branch does not start with two ASCII literal
+ * characters or the flags are not '' or 'i'; the caller then keeps testing the pattern.
+ */
+export function keywordGateOf(pattern: RegExp): KeywordGate | null {
+  if (pattern.flags !== 'i' && pattern.flags !== '') return null;
+  const branches = topLevelBranches(pattern.source);
+  if (branches.some((b) => { const p = literalPrefix(b); return p.length < 2 || [...p].some((c) => c.charCodeAt(0) > 0x7f); })) return null;
+  return keywordGate(branches, pattern.flags);
+}
+
+function topLevelBranches(source: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let from = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) {
+      out.push(source.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(source.slice(from));
+  return out;
+}
+
 const PLAIN = /[A-Za-z0-9_'\-/~@:,<>="`]/;
 const QUANTIFIER = new Set([...'?*+{']);
 

@@ -1,7 +1,7 @@
 import { decodeHidden, hiddenRegions, type HiddenRegion } from './decode.js';
 import { directiveSpans } from './directive.js';
 import { INTENT_RULES } from './intents.js';
-import { KeywordIndex } from './keyword-index.js';
+import { KeywordIndex, keywordGateOf } from './keyword-index.js';
 import { codePointLabel, decodeTagMessage, findInvisibleCharacters, type InvisibleCharacter } from './invisible-unicode.js';
 import { scoreText } from './linear-model.js';
 import { isQuotedMention, readsAsDiscussion } from './mention.js';
@@ -80,6 +80,11 @@ export const MODEL_RULE = 'learned_model';
 /** Every regular-expression rule; ids are unique across the lists. Directives are separate (directive.ts). */
 export const ALL_RULES: readonly TextRule[] = [...TEXT_RULES, ...INTENT_RULES, ...MULTILINGUAL_RULES, ...MARKUP_RULES];
 const GLOBAL_PATTERNS = new Map(ALL_RULES.map((r) => [r.id, new RegExp(r.pattern.source, `${r.pattern.flags}g`)]));
+/** Each rule's `requires`, where it can be, as a keyword gate: the same answer, from the text's one keyword scan. */
+const REQUIRES_AS_GATES = new Map(ALL_RULES.flatMap((r) => {
+  const gate = r.requires === undefined ? null : keywordGateOf(r.requires);
+  return gate === null ? [] : [[r.id, gate] as const];
+}));
 /**
  * Bounds the work on long docs. Past this many quoted mentions of one rule the next match counts as an
  * order: failing closed, so an attacker cannot hide an order behind a pile of quotations.
@@ -203,7 +208,10 @@ function withRegion(finding: InjectionFinding, region: HiddenRegion | undefined)
 
 /** The first match that is an order rather than a quotation of one (see mention.ts). */
 function firstOrder(rule: TextRule, text: string, gates: KeywordIndex): RegExpExecArray | null {
-  if (rule.requires !== undefined && !rule.requires.test(text)) return null;
+  if (rule.requires !== undefined) {
+    const gate = REQUIRES_AS_GATES.get(rule.id);
+    if (gate === undefined ? !rule.requires.test(text) : !gates.passes(gate)) return null;
+  }
   if (rule.gate !== undefined && !gates.passes(rule.gate)) return null;
   const phrasing = rule.phrasing === true || PHRASING_CATEGORIES.has(rule.category);
   if (!phrasing && rule.unlessBefore === undefined) return rule.pattern.exec(text);
