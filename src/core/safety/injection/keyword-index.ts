@@ -19,7 +19,7 @@ export interface KeywordGate {
 
 const ALL: Keyword[] = [];
 /** The prefixes by their first two characters (`first << 7 | second`). */
-let index: { byStart: ReadonlyArray<readonly string[] | null> } | null = null;
+let index: { byStart: ReadonlyArray<readonly string[] | null>; firsts: Uint8Array } | null = null;
 
 /** `flags` is '' or 'i' (no Unicode mode: the prefix scan's case folding must not see more than ASCII). */
 export function keywordGate(sources: readonly string[], flags: '' | 'i' = 'i'): KeywordGate {
@@ -114,6 +114,7 @@ function lowerAscii(code: number): number {
   if (code >= 65 && code <= 90) return code + 32;
   return code < 128 ? code : -1;
 }
+const LOWER = Int16Array.from({ length: 128 }, (_, c) => lowerAscii(c));
 
 function built(): NonNullable<typeof index> {
   if (index !== null) return index;
@@ -122,7 +123,11 @@ function built(): NonNullable<typeof index> {
     const start = (p.charCodeAt(0) << 7) | p.charCodeAt(1);
     byStart.set(start, [...(byStart.get(start) ?? []), p]);
   }
-  index = { byStart: Array.from({ length: 128 * 128 }, (_, i) => byStart.get(i) ?? null) };
+  const firsts = new Uint8Array(128);
+  for (const start of byStart.keys()) firsts[start >> 7] = 1;
+  // Upper-case letters start what their lower-case form starts.
+  for (let c = 65; c <= 90; c++) firsts[c] = firsts[c + 32] as number;
+  index = { byStart: Array.from({ length: 128 * 128 }, (_, i) => byStart.get(i) ?? null), firsts };
   return index;
 }
 
@@ -149,16 +154,16 @@ export class KeywordIndex {
    * matches only with ASCII characters, so ASCII lowercasing compares alike.
    */
   private scan(): Map<string, number[]> {
-    const { byStart } = built();
+    const { byStart, firsts } = built();
     const out = new Map<string, number[]>();
     const text = this.text;
     const end = text.length - 1;
-    let next = lowerAscii(text.charCodeAt(0));
     for (let at = 0; at < end; at++) {
-      const first = next;
-      next = lowerAscii(text.charCodeAt(at + 1));
-      if (first < 0 || next < 0) continue;
-      const bucket = byStart[(first << 7) | next];
+      const code = text.charCodeAt(at);
+      if (code >= 128 || firsts[code] === 0) continue;
+      const second = text.charCodeAt(at + 1);
+      if (second >= 128) continue;
+      const bucket = byStart[((LOWER[code] as number) << 7) | (LOWER[second] as number)];
       if (bucket === null || bucket === undefined) continue;
       for (const prefix of bucket) {
         let k = 2;
