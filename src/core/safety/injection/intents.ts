@@ -1,6 +1,6 @@
 import { INTENT_LEXICONS } from './lexicons/intents-multilingual.js';
 import { groupedAlternation } from './alternation.js';
-import { keywordGate, type KeywordGate } from './keyword-index.js';
+import { keywordGate, wordsGate, type KeywordGate } from './keyword-index.js';
 import { rule, type TextRule } from './patterns.js';
 
 /**
@@ -199,11 +199,10 @@ function gateWord(entry: string): string {
   const pool = nonAscii.length > 0 ? nonAscii : parts.filter((w) => !COMMON_IN_ENGLISH.has(w.toLowerCase()));
   return (pool.length > 0 ? pool : parts).reduce((a, b) => (b.length > a.length ? b : a));
 }
-function wordGate(pick: (l: (typeof INTENT_LEXICONS)[number]) => readonly string[]): RegExp {
-  const gate = [...new Set(INTENT_LEXICONS.flatMap(pick).map(gateWord))];
-  return new RegExp(groupedAlternation(gate.sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))), 'i');
+function wordGate(pick: (l: (typeof INTENT_LEXICONS)[number]) => readonly string[]): KeywordGate {
+  return wordsGate([...new Set(INTENT_LEXICONS.flatMap(pick).map(gateWord))]);
 }
-const MULTILINGUAL_REQUIRES: Readonly<Record<string, RegExp>> = {
+const MULTILINGUAL_GATES: Readonly<Record<string, KeywordGate>> = {
   ml_persona_no_limits: wordGate((l) => l.noLimits),
   ml_without_asking: wordGate((l) => l.withoutAsking),
   // Both alternatives need a system-prompt entry (and a verbatim one); the system-prompt words are the rarer.
@@ -224,7 +223,7 @@ const MULTILINGUAL_INTENT_RULES: readonly TextRule[] = [
 
 /** Every intent rule reads words, so a quotation of one in a write-up is a mention (mention.ts). */
 export const INTENT_RULES: readonly TextRule[] = [...RULES, ...MULTILINGUAL_INTENT_RULES].map((r) => {
-  const requires = MULTILINGUAL_REQUIRES[r.id] ?? REQUIRES[r.id];
-  const gate = GATES[r.id];
+  const requires = REQUIRES[r.id];
+  const gate = MULTILINGUAL_GATES[r.id] ?? GATES[r.id];
   return { ...r, phrasing: true, ...(requires === undefined ? {} : { requires }), ...(gate === undefined ? {} : { gate }) };
 });

@@ -1,3 +1,5 @@
+import { groupedAlternation } from './alternation.js';
+
 /**
  * Keyword gates, answered from one scan of the text. A gate is a list of keywords (small expressions, one
  * branch each) of which every match of its rule must contain one; the rule runs only when one occurs.
@@ -15,6 +17,8 @@ interface Keyword {
 
 export interface KeywordGate {
   readonly keywords: readonly Keyword[];
+  /** Words that do not start with two ASCII letters: tested as one pattern, when the text holds a character one of them needs. */
+  readonly rest?: { chars: RegExp; pattern: RegExp };
 }
 
 const ALL: Keyword[] = [];
@@ -66,6 +70,24 @@ function topLevelBranches(source: string): string[] {
   return out;
 }
 
+/**
+ * A gate for plain words (other-language word lists, matched case-insensitively, no Unicode mode): those
+ * that start with two ASCII characters become keywords; the others each hold a non-ASCII character, which
+ * such a pattern only matches with a non-ASCII one, so they are tested only when the text's non-ASCII
+ * characters include one of theirs (their first, in any case).
+ */
+export function wordsGate(words: readonly string[]): KeywordGate {
+  const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ascii = (w: string) => { const p = literalPrefix(escape(w)); return p.length >= 2 && [...p].every((c) => c.charCodeAt(0) <= 0x7f); };
+  const others = words.filter((w) => !ascii(w));
+  const { keywords } = keywordGate(words.filter(ascii).map(escape), 'i');
+  if (others.length === 0) return { keywords };
+  const firstNonAscii = others.map((w) => [...w].find((c) => (c.codePointAt(0) as number) > 0x7f) as string);
+  if (firstNonAscii.some((c) => c === undefined)) throw new Error('wordsGate: a word without ASCII prefix has no non-ASCII character');
+  const chars = new RegExp(`(?:${[...new Set(firstNonAscii)].map(escape).join('|')})`, 'i');
+  return { keywords, rest: { chars, pattern: new RegExp(groupedAlternation(others.sort((a, b) => b.length - a.length).map(escape)), 'i') } };
+}
+
 const PLAIN = /[A-Za-z0-9_'\-/~@:,<>="`]/;
 const QUANTIFIER = new Set([...'?*+{']);
 
@@ -114,6 +136,8 @@ function lowerAscii(code: number): number {
   if (code >= 65 && code <= 90) return code + 32;
   return code < 128 ? code : -1;
 }
+// eslint-disable-next-line no-control-regex -- every ASCII character, controls included
+const ASCII_RUN = /[\x00-\x7f]+/g;
 const LOWER = Int16Array.from({ length: 128 }, (_, c) => lowerAscii(c));
 
 function built(): NonNullable<typeof index> {
@@ -134,6 +158,7 @@ function built(): NonNullable<typeof index> {
 /** The gates' answers for one text: the prefix scan runs once, on the first question. */
 export class KeywordIndex {
   private positions: Map<string, number[]> | null = null;
+  private nonAscii: string | null = null;
 
   constructor(private readonly text: string) {}
 
@@ -145,7 +170,9 @@ export class KeywordIndex {
         if (keyword.sticky.test(this.text)) return true;
       }
     }
-    return false;
+    if (gate.rest === undefined) return false;
+    this.nonAscii ??= this.text.replace(ASCII_RUN, '');
+    return gate.rest.chars.test(this.nonAscii) && gate.rest.pattern.test(this.text);
   }
 
   /**
