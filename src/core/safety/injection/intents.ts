@@ -63,7 +63,8 @@ const FLAG_DOC_OR_DESCRIBED = new RegExp(`${FLAG_DOC.source}|${DESCRIBED.source}
 const REQUIRES: Readonly<Record<string, RegExp>> = {
   // The other-language rules: text in Latin script with none of their accented or non-ASCII letters is skipped.
   ml_send_to_url: /https?:\/\//,
-  addressed_order: /\bai\b|llm|gpt|language model|chatbot|assistant|agent|copilot|claude|gemini|chatgpt|hearth|@|x-ai-/i,
+  // The last branch matches TO_READING_AI's "models/bots reading this", which names no AI word the others hold.
+  addressed_order: /\bai\b|llm|gpt|language model|chatbot|assistant|agent|copilot|claude|gemini|chatgpt|hearth|@|x-ai-|\b(?:models?|bots?)\s+(?:reading|editing|indexing|processing|summari[sz]ing|scanning)\s+this\b/i,
   persistence_order: /cron|rc\b|profile|authorized_keys|launch|plist|systemd|\.service|startup|login ?item|scheduled task|hook|sshd_config|fish|vimrc|tmux|sudoers|git-templates|\.pth|site-packages|postinstall|npm config|trust store|certificate|agents\.md|claude\.md|session start|systemctl|\[service\]|at now|autorun|autostart/i,
   persistence_command: /crontab|bashrc|zshrc|profile|rc\.local|launchctl|systemctl/i,
   memory_poisoning: /from now|from this point|from here on|henceforth|going forward|future|permanently|rest of|remember|note that|keep in mind|store |save |memori|memory/i,
