@@ -70,9 +70,12 @@ function splitHead(source: string): { char: string; atom: string; rest: string }
   return { char, atom, rest };
 }
 
-function hasTopLevelBar(source: string): boolean {
+/** The branches of a regex source's top-level alternation (`a|b(c|d)` → `a`, `b(c|d)`); escapes and classes respected. */
+export function topLevelBranches(source: string): string[] {
+  const out: string[] = [];
   let depth = 0;
   let inClass = false;
+  let from = 0;
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === '\\') i++;
@@ -80,9 +83,17 @@ function hasTopLevelBar(source: string): boolean {
     else if (c === '[') inClass = true;
     else if (c === '(') depth++;
     else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) return true;
+    else if (c === '|' && depth === 0) {
+      out.push(source.slice(from, i));
+      from = i + 1;
+    }
   }
-  return false;
+  out.push(source.slice(from));
+  return out;
+}
+
+export function hasTopLevelBar(source: string): boolean {
+  return topLevelBranches(source).length > 1;
 }
 
 /** Whether two different literal characters can match one character of a text, under the loosest flags. */

@@ -1,4 +1,4 @@
-import { groupedAlternation } from './alternation.js';
+import { groupedAlternation, hasTopLevelBar, topLevelBranches } from './alternation.js';
 
 /**
  * Keyword gates, answered from one scan of the text. A gate is a list of keywords (small expressions, one
@@ -49,27 +49,6 @@ export function keywordGateOf(pattern: RegExp): KeywordGate | null {
   return keywordGate(branches, pattern.flags);
 }
 
-function topLevelBranches(source: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let inClass = false;
-  let from = 0;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) {
-      out.push(source.slice(from, i));
-      from = i + 1;
-    }
-  }
-  out.push(source.slice(from));
-  return out;
-}
-
 /**
  * A gate for plain words (other-language word lists, matched case-insensitively, no Unicode mode): those
  * that start with two ASCII characters become keywords; the others each hold a non-ASCII character, which
@@ -114,21 +93,6 @@ function literalPrefix(source: string): string {
     i += width;
   }
   return prefix;
-}
-
-function hasTopLevelBar(source: string): boolean {
-  let depth = 0;
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) return true;
-  }
-  return false;
 }
 
 /** ASCII lowercase of a char code; -1 for anything outside ASCII, which no (ASCII) prefix character matches. */
