@@ -18,7 +18,7 @@ import { chunkForTranscript } from '../src/core/agent/compression/transcript.js'
 import { defaultConfig } from '../src/core/config/schema.js';
 import type { ChatModel, ChatRequest, ModelEvent } from '../src/core/llm/types.js';
 import { generateHistory } from '../test/fixtures/compression-histories.js';
-import { seededRandom } from '../test/fixtures/seeded-random.js';
+import { seededRandom } from '../src/core/seeded-random.js';
 
 const SYSTEM = 'You are Hearth, a capable assistant running on the user\'s own computer. '.repeat(12);
 

@@ -19,7 +19,7 @@ import { EmbeddingIndex } from '../src/core/search/embedding-index.js';
 import { encodeVector } from '../src/core/search/vectors.js';
 import type { Embedder } from '../src/core/llm/embedder.js';
 import type { NewMessage } from '../src/core/store/types.js';
-import { seededRandom } from '../test/fixtures/seeded-random.js';
+import { seededRandom } from '../src/core/seeded-random.js';
 import { createTempStore } from '../test/fixtures/temp-store.js';
 import { ensureBenchModel } from './local-throughput.js';
 

@@ -11,6 +11,7 @@ import type { Skill, SkillRoot } from '../src/core/skills/types.js';
 import { skillBodyText } from './skill-corpus-bodies.js';
 import { DOMAINS, type CorpusDomain, type CorpusSubject, type CorpusTask } from './skill-corpus-domains.js';
 import { HELD_OUT_REQUESTS } from './skill-corpus-held-out.js';
+import { seededRandom } from '../src/core/seeded-random.js';
 
 export interface CorpusSkill {
   name: string;
@@ -31,18 +32,6 @@ export interface SkillCorpus {
   requests: CorpusRequest[];
   /** Requests never used for tuning, limited to skills this seed put in the library. */
   heldOut: CorpusRequest[];
-}
-
-/** Deterministic PRNG (mulberry32), the same idea as the test fixture, kept here so bench/ never imports test/. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SKILLS_PER_DOMAIN = 10;

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/core/store/database.js';
 import { migrateStore } from '../src/core/store/migrations.js';
 import { SqliteSessionStore } from '../src/core/store/session-store.js';
-import { seededRandom } from '../test/fixtures/seeded-random.js';
+import { seededRandom } from '../src/core/seeded-random.js';
 import { CorpusGenerator } from './store-corpus.js';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, queries: { type: 'string', default: '300' } } });

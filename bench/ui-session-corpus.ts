@@ -4,7 +4,7 @@
  * Deterministic (seeded), so every run opens the same thread.
  */
 import type { NewMessage } from '../src/core/store/types.js';
-import { seededRandom as seeded } from './skill-corpus.js';
+import { seededRandom as seeded } from '../src/core/seeded-random.js';
 
 const WORDS = (
   'the a build test cache session message model token stream render memory skill tool file path config ' +

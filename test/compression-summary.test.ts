@@ -13,7 +13,7 @@ import type { ChatMessage, ToolSchema } from '../src/core/llm/types.js';
 import { generateHistory, markers, validSummary } from './fixtures/compression-histories.js';
 import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
 import { collectEvents, type Script, type ScriptedServer } from './fixtures/scripted-turns.js';
-import { seededRandom } from './fixtures/seeded-random.js';
+import { seededRandom } from '../src/core/seeded-random.js';
 
 const SYSTEM = 'You are Hearth, a helpful local assistant.';
 const TOOLS: ToolSchema[] = [

@@ -11,7 +11,7 @@ import { buildChatCompletionsBody } from '../src/core/llm/providers/openai.js';
 import { countReferenceTokens } from '../src/core/llm/token-count.js';
 import type { ChatMessage, ToolSchema } from '../src/core/llm/types.js';
 import { generateHistory, validSummary } from './fixtures/compression-histories.js';
-import { seededRandom } from './fixtures/seeded-random.js';
+import { seededRandom } from '../src/core/seeded-random.js';
 
 const big = (tag: string, n = 1_000) => `${tag} ${'x'.repeat(n)}`;
 const call = (id: string, name = 'read_file', args = '{"path":"a.ts"}') => ({ id, name, arguments: args });

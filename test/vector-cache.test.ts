@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { VectorCache } from '../src/core/search/vector-cache.js';
 import { decodeVector, dot, encodeVector, TopK } from '../src/core/search/vectors.js';
-import { seededRandom } from './fixtures/seeded-random.js';
+import { seededRandom } from '../src/core/seeded-random.js';
 import { createTempStore } from './fixtures/temp-store.js';
 
 const temp = createTempStore('hearth-vector-cache-');

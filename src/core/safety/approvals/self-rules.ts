@@ -21,7 +21,7 @@ const HEARTH_CHANGES: Record<string, ReadonlySet<string> | 'any'> = {
 };
 
 /** True when `absolute` is Hearth's own configuration, persona, skills or schedule. */
-export function isSelfPath(absolute: string, hearthHome: string | undefined): boolean {
+function isSelfPath(absolute: string, hearthHome: string | undefined): boolean {
   if (hearthHome === undefined) return false;
   const home = hearthHome.replace(/\/+$/, '');
   if (!absolute.startsWith(`${home}/`)) return false;

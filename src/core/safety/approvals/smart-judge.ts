@@ -34,7 +34,7 @@ const SYSTEM = [
   '- escalate: anything else, or whenever you are unsure. The user will be asked.',
 ].join('\n');
 
-export function judgePrompt(request: JudgeRequest): string {
+function judgePrompt(request: JudgeRequest): string {
   return [
     `Kind: ${request.kind === 'file_write' ? 'a file write (the action is the path)' : 'a shell command'}`,
     ...(request.cwd === undefined ? [] : [`Working directory: ${JSON.stringify(request.cwd)}`]),

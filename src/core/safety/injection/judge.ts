@@ -40,7 +40,7 @@ const SYSTEM = [
 /** The judge sees at most this much of the text, centred on what made the scanner unsure. */
 const MAX_TEXT = 8_000;
 
-export function injectionJudgePrompt(request: InjectionJudgeRequest): string {
+function injectionJudgePrompt(request: InjectionJudgeRequest): string {
   return [`Source: ${JSON.stringify(request.source)}`, `Scanner unsure because: ${request.reasons.join('; ') || 'its learned model was in its grey zone'}`, `<text>${fenceUntrusted(request.text)}</text>`].join('\n');
 }
 

@@ -27,7 +27,7 @@ const CHAR_SALT = 0xc2b2ae35;
 const CHAR_N = 4;
 
 /** Segments the model scores one at a time, so one hidden order in a long document is not averaged away. */
-export const SEGMENT_CHARS = 300;
+const SEGMENT_CHARS = 300;
 
 function isWordCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 39 || (c >= 0xc0 && c !== 0x3000 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xff00 && c <= 0xff0f));

@@ -13,7 +13,7 @@ import type { LinearWeights } from './linear-model.js';
  * its check with the fix.
  */
 
-export const WEIGHTS_FILE = 'injection-model.bin';
+const WEIGHTS_FILE = 'injection-model.bin';
 const MAGIC = 'hearth-injection-linear-v1';
 
 const Header = z.object({
@@ -31,7 +31,7 @@ export type WeightsHeader = z.infer<typeof Header>;
  * Where the file is looked for: next to this module (the built `dist/core/safety/injection/`), else in
  * `dist/` of the checkout when the module runs from `src/` (tests, `tsx`). HEARTH_INJECTION_WEIGHTS overrides both.
  */
-export function weightsCandidates(env: NodeJS.ProcessEnv = process.env): string[] {
+function weightsCandidates(env: NodeJS.ProcessEnv = process.env): string[] {
   if (env.HEARTH_INJECTION_WEIGHTS) return [env.HEARTH_INJECTION_WEIGHTS];
   return [fileURLToPath(new URL(`./${WEIGHTS_FILE}`, import.meta.url)), fileURLToPath(new URL(`../../../../dist/core/safety/injection/${WEIGHTS_FILE}`, import.meta.url))];
 }

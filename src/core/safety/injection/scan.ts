@@ -74,7 +74,7 @@ export interface ScanOptions {
 
 const EXCERPT_CONTEXT = 30;
 const EXCERPT_MAX = 120;
-export const OVERRIDE_RULE = 'override_instructions';
+const OVERRIDE_RULE = 'override_instructions';
 export const MODEL_RULE = 'learned_model';
 
 /** Every regular-expression rule; ids are unique across the lists. Directives are separate (directive.ts). */

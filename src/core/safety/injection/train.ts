@@ -1,9 +1,10 @@
+import { seededRandom } from '../../seeded-random.js';
 import { forEachFeature, sigmoid } from './linear-model.js';
 
 /**
  * Training the learned model: logistic regression by stochastic gradient descent on hashed features
  * (linear-model.ts). Deterministic by construction: the examples keep the caller's order, the shuffle
- * each epoch comes from a seeded generator (mulberry32), and nothing reads the clock or Math.random, so
+ * each epoch comes from a seeded generator (seeded-random.ts, mulberry32), and nothing reads the clock or Math.random, so
  * the same corpus gives the same weights file byte for byte.
  */
 
@@ -23,17 +24,6 @@ export interface TrainOptions {
 // l2 1e-4 (was 1e-3): out-of-fold attack recall on the dev side at the 1 % benign-document threshold 20.8 % → 30.4 %
 // (1e-5 and 3e-5 no better; 20 epochs, 2^18 buckets or other rates within ±1 point).
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = { buckets: 1 << 17, epochs: 10, seed: 20251201, learningRate: 1, l2: 1e-4 };
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Encoded {
   features: Int32Array;
@@ -67,7 +57,7 @@ function fit(data: readonly Encoded[], options: TrainOptions): TrainedModel {
   const classWeight = [1, Math.sqrt(negatives / positives)] as const;
   const weights = new Float32Array(options.buckets);
   let bias = 0;
-  const random = mulberry32(options.seed);
+  const random = seededRandom(options.seed);
   const order = data.map((_, i) => i);
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
