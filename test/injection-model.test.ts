@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forEachFeature, scoreSegment, segments } from '../src/core/safety/injection/linear-model.js';
+import { extractFeatures, scoreSegment, segments } from '../src/core/safety/injection/linear-model.js';
 import { decodeWeights, defaultWeightsPath, encodeWeights, loadInjectionModel, resetInjectionModel } from '../src/core/safety/injection/model-weights.js';
 import { describeScan, scanForInjection } from '../src/core/safety/injection/scan.js';
 import { trainLinearModel, type TrainingExample } from '../src/core/safety/injection/train.js';
@@ -73,7 +73,7 @@ describe('learned model', () => {
     expect(parts.length).toBeGreaterThan(10);
     expect(parts.every((p) => p.text.length <= 400 || !p.text.includes('\n'))).toBe(true);
     expect(parts.map((p) => p.text).join('')).toBe(doc.slice(parts[0]?.start ?? 0));
-    let n = 0;
-    expect(forEachFeature('ignore it', 1 << 10, () => n++)).toBe(n);
+    // "ignore" "it", the bigram, and 4-grams of " ignore it" collapsed: 2 + 1 + 7.
+    expect(extractFeatures('ignore it', 1 << 10).count).toBe(10);
   });
 });

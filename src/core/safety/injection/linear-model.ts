@@ -33,12 +33,20 @@ function isWordCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 39 || (c >= 0xc0 && c !== 0x3000 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xff00 && c <= 0xff0f));
 }
 
+/** Reused across calls: scoring a document allocates nothing per segment. Grown as needed. */
+let scratch = new Int32Array(4096);
+
 /**
- * Calls `emit` with the bucket of every feature of `text`, in a fixed order; returns the feature count.
+ * The bucket of every feature of `text`, in a fixed order, written into a shared buffer: read
+ * `buckets[0..count)` before the next call. A buffer rather than a callback so the one loop stays
+ * monomorphic for both callers (scoring and training); with a callback it ran three times slower.
  * `text` is lowercased here; the caller passes the scanner's normalised view.
  */
-export function forEachFeature(text: string, buckets: number, emit: (bucket: number) => void): number {
+export function extractFeatures(text: string, buckets: number): { buckets: Int32Array; count: number } {
   const lower = text.toLowerCase();
+  // At most three features per character (a word, a bigram, a 4-gram) plus the closing word.
+  if (scratch.length < 3 * lower.length + 3) scratch = new Int32Array(3 * lower.length + 3);
+  const out = scratch;
   const mask = buckets - 1;
   let count = 0;
   let prevWord = 0;
@@ -59,12 +67,8 @@ export function forEachFeature(text: string, buckets: number, emit: (bucket: num
     } else {
       if (inWord) {
         const w = Math.imul(word ^ WORD_SALT, FNV_PRIME) >>> 0;
-        emit(w & mask);
-        count++;
-        if (prevWord !== 0) {
-          emit((Math.imul(prevWord ^ w ^ BIGRAM_SALT, FNV_PRIME) >>> 0) & mask);
-          count++;
-        }
+        out[count++] = w & mask;
+        if (prevWord !== 0) out[count++] = (Math.imul(prevWord ^ w ^ BIGRAM_SALT, FNV_PRIME) >>> 0) & mask;
         prevWord = w;
         word = FNV_OFFSET;
         inWord = false;
@@ -81,19 +85,18 @@ export function forEachFeature(text: string, buckets: number, emit: (bucket: num
     c3 = space ? 32 : c;
     if (++filled >= CHAR_N) {
       const h = Math.imul(Math.imul(Math.imul(Math.imul(CHAR_SALT ^ c0, FNV_PRIME) ^ c1, FNV_PRIME) ^ c2, FNV_PRIME) ^ c3, FNV_PRIME);
-      emit((h >>> 0) & mask);
-      count++;
+      out[count++] = (h >>> 0) & mask;
     }
   }
-  return count;
+  return { buckets: out, count };
 }
 
 /** The model's probability that `segment` is an injection. */
 export function scoreSegment(model: LinearWeights, segment: string): number {
+  const { buckets, count: n } = extractFeatures(segment, model.buckets);
+  const weights = model.weights;
   let sum = 0;
-  const n = forEachFeature(segment, model.buckets, (b) => {
-    sum += model.weights[b] as number;
-  });
+  for (let i = 0; i < n; i++) sum += weights[buckets[i] as number] as number;
   if (n === 0) return sigmoid(model.bias);
   return sigmoid(model.bias + sum / Math.sqrt(n));
 }

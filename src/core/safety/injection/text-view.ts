@@ -15,7 +15,7 @@ import type { InvisibleCharacter } from './invisible-unicode.js';
  */
 export interface TextView {
   text: string;
-  origin: number[];
+  origin: Int32Array;
 }
 
 /** Cyrillic and Greek letters that render like Latin ones, folded only inside mixed-script words. */
@@ -65,6 +65,7 @@ function withoutInvisibleNormalised(text: string, invisible: readonly InvisibleC
     out += text.slice(start, end);
     for (let i = start; i < end; i++) origin.push(i);
   };
+  // (Only texts with invisible or NFKC-changed characters get here; plain arrays are fine for those.)
   for (const run of text.matchAll(UNUSUAL_RUN)) {
     const start = run.index;
     const end = start + run[0].length;
@@ -93,11 +94,11 @@ function withoutInvisibleNormalised(text: string, invisible: readonly InvisibleC
     }
   }
   copy(from, text.length);
-  return { text: out, origin };
+  return { text: out, origin: Int32Array.from(origin) };
 }
 
-function identity(length: number): number[] {
-  const origin = new Array<number>(length);
+function identity(length: number): Int32Array {
+  const origin = new Int32Array(length);
   for (let i = 0; i < length; i++) origin[i] = i;
   return origin;
 }
@@ -151,25 +152,27 @@ function looksLeet(word: string): boolean {
 /** Replace every match of `pattern`, carrying the origin map: a replacement maps to its match's start. */
 function rewrite(view: TextView, pattern: RegExp, replace: (match: string) => string): TextView {
   let text = '';
-  const pieces: number[][] = [];
+  const pieces: Int32Array[] = [];
   let from = 0;
   for (const match of view.text.matchAll(pattern)) {
     const replacement = replace(match[0]);
     text += view.text.slice(from, match.index) + replacement;
-    pieces.push(view.origin.slice(from, match.index));
+    pieces.push(view.origin.subarray(from, match.index));
     const at = view.origin[match.index] as number;
-    pieces.push(Array.from(replacement, (_, i) => (i < match[0].length ? (view.origin[match.index + i] ?? at) : at)));
+    pieces.push(Int32Array.from(replacement, (_, i) => (i < match[0].length ? (view.origin[match.index + i] ?? at) : at)));
     from = match.index + match[0].length;
   }
   if (pieces.length === 0) return view;
-  pieces.push(view.origin.slice(from));
+  pieces.push(view.origin.subarray(from));
   return { text: text + view.text.slice(from), origin: concat(pieces) };
 }
 
-/** `Array.prototype.flat` is generic and slow on long numeric arrays; a plain copy is not. */
-function concat(pieces: readonly number[][]): number[] {
-  const out = new Array<number>(pieces.reduce((n, p) => n + p.length, 0));
+function concat(pieces: readonly Int32Array[]): Int32Array {
+  const out = new Int32Array(pieces.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const piece of pieces) for (const value of piece) out[at++] = value;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
   return out;
 }

@@ -1,5 +1,5 @@
 import { seededRandom } from '../../seeded-random.js';
-import { forEachFeature, sigmoid } from './linear-model.js';
+import { extractFeatures, sigmoid } from './linear-model.js';
 
 /**
  * Training the learned model: logistic regression by stochastic gradient descent on hashed features
@@ -32,9 +32,8 @@ interface Encoded {
 }
 
 function encode(example: TrainingExample, buckets: number): Encoded {
-  const list: number[] = [];
-  const n = forEachFeature(example.text, buckets, (b) => list.push(b));
-  return { features: Int32Array.from(list), scale: n === 0 ? 0 : 1 / Math.sqrt(n), label: example.label };
+  const { buckets: found, count: n } = extractFeatures(example.text, buckets);
+  return { features: found.slice(0, n), scale: n === 0 ? 0 : 1 / Math.sqrt(n), label: example.label };
 }
 
 export interface TrainedModel {
