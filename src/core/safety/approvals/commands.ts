@@ -1,5 +1,6 @@
 import { classifyByVerb } from './generic-verbs.js';
 import { commandName, type Invocation } from './invocation.js';
+import { resolvePath } from './paths.js';
 import { REASONS } from './reasons.js';
 import { COMPILED, flag, UNKNOWN, type Scan } from './scan.js';
 import { judgeRemoteLogin, NETWORK_SENDERS, SECRET_MENTION, SECRET_PRINTERS } from './specs/network.js';
@@ -28,7 +29,10 @@ export function classifyInvocation(invocation: Invocation, scan: Scan): void {
     if (reading.root) flag(scan, REASONS.sudo);
     if (reading.scheduled) flag(scan, REASONS.scheduleJob);
     const remote = scan.remote;
+    const cwd = scan.paths.cwd;
     scan.remote ||= reading.remote;
+    // `env -C / rm -rf ./*`, `sudo -D /srv …`: the command starts in the wrapper's directory.
+    if (reading.cwd !== null) scan.paths.cwd = resolvePath(reading.cwd, scan.paths);
     try {
       for (const code of reading.code) {
         if (invocation.downloaded) flag(scan, REASONS.pipeToShell);
@@ -37,6 +41,8 @@ export function classifyInvocation(invocation: Invocation, scan: Scan): void {
       classifyCommand({ ...invocation, argv: reading.argv }, scan, reading.wrappers.length > 0);
     } finally {
       scan.remote = remote;
+      // Only the wrapper's own directory is undone: a `cd` the command ran stays for the rest of the line.
+      if (reading.cwd !== null) scan.paths.cwd = cwd;
     }
   }
 }
@@ -53,6 +59,12 @@ function classifyCommand(invocation: Invocation, scan: Scan, wrapped: boolean): 
     return;
   }
   if (invocation.decoded && invocation.nameComputed) flag(scan, REASONS.obfuscatedCode);
+  // `/etc/init.d/ufw stop`: a SysV init script is its service, whatever else its name means.
+  const initScript = INIT_SCRIPT.exec(first);
+  if (initScript !== null) {
+    scan.runArgv(['service', initScript[1] as string, ...args]);
+    return;
+  }
   if (invocation.argv.some((a) => SECRET_MENTION.test(a)) || SECRET_PRINTERS.some((re) => re.test(invocation.argv.join(' ')))) scan.mentionsSecret = true;
   if (NETWORK_SENDERS.has(name) && invocation.stdin?.kind === 'pipe' && invocation.stdin.upstream.some((u) => ENV_DUMPERS.has(u))) scan.mentionsSecret = true;
   // `./b.sh` after `printf … > b.sh`, `./bomb` after `gcc bomb.c -o bomb`, `./x.sh` after `curl -o x.sh`.
@@ -68,7 +80,7 @@ function classifyCommand(invocation: Invocation, scan: Scan, wrapped: boolean): 
     readAsWrapper(args, scan);
     return;
   }
-  const command = parseCommand(name, args, new Set(spec.values ?? []), invocation);
+  const command = parseCommand(name, args, new Set(spec.values ?? []), invocation, spec.clusters === true);
   spec.check?.(command, scan);
   if (spec.rules !== undefined) applyRules(spec.rules, command, scan);
 }
@@ -96,6 +108,9 @@ function readAsWrapper(args: readonly string[], scan: Scan): void {
   for (const [reason] of added) scan.found.delete(reason);
   flag(scan, REASONS.unknownWrapper, added.some(([, irreversible]) => irreversible));
 }
+
+/** `/etc/init.d/NAME`, `/etc/rc.d/init.d/NAME`, `/etc/rc.d/NAME` (BSD, Arch). */
+const INIT_SCRIPT = /^\/etc\/(?:rc\.d\/(?:init\.d\/)?|init\.d\/)([\w.@-]+)$/;
 
 const ENV_DUMPERS = new Set(['env', 'printenv', 'set', 'export', 'declare', 'compgen']);
 

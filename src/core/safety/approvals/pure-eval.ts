@@ -1,4 +1,4 @@
-import { ALL_PROCESSES, UNKNOWN } from './scan.js';
+import { ALL_PROCESSES, OWN_JOB, UNKNOWN } from './scan.js';
 
 /**
  * The stdout of side-effect-free commands the detector can run in its head (`echo`, `printf`, `base64 -d`,
@@ -139,7 +139,10 @@ const STAGES: Readonly<Record<string, Stage>> = {
   },
   cut: (_args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text ? ALL_PROCESSES_OUTPUT : null),
   tail: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && args.some((a) => /^\+\d$/.test(a)) ? ALL_PROCESSES_OUTPUT : null),
-  grep: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && operandsOf(args).every((p) => /^\^?(\[0-9\]|\\d)[+*]?\$?$/.test(p)) ? ALL_PROCESSES_OUTPUT : null),
+  // A pid-only filter keeps every pid; `grep -v $$` leaves out a few and keeps every other process.
+  grep: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && (operandsOf(args).every((p) => /^\^?(\[0-9\]|\\d)[+*]?\$?$/.test(p)) || flagsOf(args).some((f) => /^-[a-zA-Z]*v/.test(f) || f === '--invert-match')) ? ALL_PROCESSES_OUTPUT : null),
+  // `jobs -p`: the pids of this shell's own background jobs.
+  jobs: (args) => (flagsOf(args).some((f) => /^-[a-z]*p/.test(f)) && operandsOf(args).length === 0 ? { text: `${OWN_JOB}\n`, decoded: false } : null),
   xxd: (args, stdin) => {
     const flags = flagsOf(args);
     if (stdin === null || !flags.some((f) => /^-[a-z]*r/.test(f)) || !flags.some((f) => /^-[a-z]*p/.test(f))) return null;

@@ -11,6 +11,9 @@ export const UNKNOWN = '\uE000';
 /** Stands for "the id of every process" (`ps -e -o pid=`), so `kill -9 $(ps -e -o pid=)` is read as `kill -1`. */
 export const ALL_PROCESSES = '\uE001';
 
+/** Stands for a pid this shell owns (`$!`, `$$`, `jobs -p`): `kill $PID` after `PID=$!` ends the agent's own child. */
+export const OWN_JOB = '\uE003';
+
 /** Prefix of a `files` entry holding the source a binary was compiled from (`gcc bomb.c -o bomb`). */
 export const COMPILED = '\uE002';
 

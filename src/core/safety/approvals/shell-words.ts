@@ -1,5 +1,5 @@
 import { expandBraces, protectBraces, restoreProtected } from './brace-expansion.js';
-import { ALL_PROCESSES, UNKNOWN, type Scan } from './scan.js';
+import { ALL_PROCESSES, OWN_JOB, UNKNOWN, type Scan } from './scan.js';
 import type { ShellNode } from './shell-parser.js';
 
 /**
@@ -265,6 +265,8 @@ function lookup(name: string, scan: Scan): string | undefined {
   if (name === 'IFS') return IFS_DEFAULT;
   if (name === 'HOME') return scan.paths.home ?? '~';
   if (name === 'PWD') return typeof scan.paths.cwd === 'string' ? scan.paths.cwd : undefined;
+  // `$!` (the last background job) and `$$` (this shell): pids the line owns, not "any process".
+  if (name === '!' || name === '$') return OWN_JOB;
   if (scan.positional === null) return undefined;
   if (/^[1-9]\d*$/.test(name)) return scan.positional[Number(name) - 1] ?? '';
   if (name === '@' || name === '*') return scan.positional.join((scan.vars.get('IFS') ?? ' ').charAt(0) || ' ');

@@ -31,20 +31,30 @@ export interface WrapperSpec {
   between?: readonly string[];
   /** Appends its stdin's words as arguments (xargs). */
   readsArgs?: boolean;
+  /** Composes the command line as text and hands it to a shell (GNU parallel): `parallel 'rm -rf {}' ::: ~` is shell code. */
+  viaShell?: boolean;
   /** An option matching this runs the command later (`systemd-run --on-calendar`): a scheduled job. */
   schedules?: RegExp;
+  /** Options whose value is the directory the command starts in (`env -C /`, `sudo -D /`): relative paths resolve there. */
+  chdir?: readonly string[];
+  /**
+   * With one of these options the words after the options are the command, although the wrapper otherwise takes
+   * its command only through a code option (`runuser -u root -- cmd` vs `runuser -l root -c 'cmd'`).
+   */
+  commandWith?: readonly string[];
 }
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
-  ['sudo', { flags: ['-E', '-H', '-n', '-S', '-b', '-P', '-A', '-B', '-k', '-i', '-s', '--preserve-env', '--login', '--shell', '--non-interactive', '--stdin'], values: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--chdir', '--host', '--prompt', '--role', '--type', '--close-from', '--other-user'], noCommand: ['-l', '-v', '-k', '-K', '-e', '--list', '--validate', '--edit'], root: true, assignments: true }],
+  ['sudo', { flags: ['-E', '-H', '-n', '-S', '-b', '-P', '-A', '-B', '-k', '-i', '-s', '--preserve-env', '--login', '--shell', '--non-interactive', '--stdin'], values: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--chdir', '--host', '--prompt', '--role', '--type', '--close-from', '--other-user'], noCommand: ['-l', '-v', '-k', '-K', '-e', '--list', '--validate', '--edit'], root: true, assignments: true, chdir: ['-D', '--chdir'] }],
   // `cmd.exe /c netsh …` (WSL): the rest of the line is a command for cmd, read as shell words.
   ['cmd.exe', { flags: ['/c', '/C', '/k', '/K', '/q', '/Q', '/d', '/D', '/s', '/S'], joinsArgs: true }],
   ['cmd', { flags: ['/c', '/C', '/k', '/K', '/q', '/Q', '/d', '/D', '/s', '/S'], joinsArgs: true }],
   ['doas', { values: ['-u', '-C'], root: true }],
   ['pkexec', { values: ['--user'], root: true }],
   ['su', { values: ['-s', '-g', '-G', '--shell', '--group', '--supp-group'], code: ['-c', '--command', '--session-command'], positional: Number.POSITIVE_INFINITY, root: true }],
-  ['runuser', { values: ['-u', '-g', '-G', '-s', '--user', '--group', '--shell'], code: ['-c', '--command', '--session-command'], root: true }],
-  ['env', { values: ['-u', '-C', '--unset', '--chdir'], code: ['-S', '--split-string'], assignments: true }],
+  // `runuser -u user -- cmd` runs cmd; `runuser [-l] user -c 'cmd'` takes a user and its command through -c, like su.
+  ['runuser', { values: ['-u', '-g', '-G', '-s', '-w', '--user', '--group', '--supp-group', '--shell', '--whitelist-environment'], code: ['-c', '--command', '--session-command'], positional: Number.POSITIVE_INFINITY, commandWith: ['-u', '--user'], root: true }],
+  ['env', { values: ['-u', '-C', '--unset', '--chdir'], code: ['-S', '--split-string'], assignments: true, chdir: ['-C', '--chdir'] }],
   ['nice', { values: ['-n', '--adjustment'] }],
   ['ionice', { values: ['-c', '-n', '--class', '--classdata'], noCommand: ['-p', '-P', '-u', '--pid', '--pgid', '--uid'] }],
   ['timeout', { values: ['-s', '-k', '--signal', '--kill-after'], positional: 1 }],
@@ -59,12 +69,12 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['nohup', {}],
   ['strace', { values: ['-e', '-o', '-p', '-s', '-u', '-E', '-P', '-a', '-b', '-I', '-O', '-S', '-X'] }],
   ['ltrace', { values: ['-e', '-o', '-p', '-s', '-u', '-n', '-a', '-A', '-D', '-F', '-l', '-x', '-w'] }],
-  ['nsenter', { values: ['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-r', '--root', '-w', '--wd'], root: true }],
-  ['unshare', { values: ['--map-user', '--map-group', '--propagation', '--setgroups', '-S', '--setuid', '-G', '--setgid', '-R', '--root', '-w', '--wd'] }],
+  ['nsenter', { values: ['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-r', '--root', '-w', '--wd'], root: true, chdir: ['-w', '--wd'] }],
+  ['unshare', { values: ['--map-user', '--map-group', '--propagation', '--setgroups', '-S', '--setuid', '-G', '--setgid', '-R', '--root', '-w', '--wd'], chdir: ['-w', '--wd'] }],
   ['chroot', { values: ['--userspec', '--groups'], positional: 1, root: true }],
-  ['systemd-run', { values: ['-p', '--property', '-u', '--unit', '--description', '-E', '--setenv', '--slice', '-M', '--machine', '-H', '--host', '--uid', '--gid', '--working-directory', '--nice', '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property'], schedules: /^--on-/ }],
+  ['systemd-run', { values: ['-p', '--property', '-u', '--unit', '--description', '-E', '--setenv', '--slice', '-M', '--machine', '-H', '--host', '--uid', '--gid', '--working-directory', '--nice', '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property'], schedules: /^--on-/, chdir: ['--working-directory'] }],
   ['busybox', {}],
-  ['parallel', { values: ['-j', '--jobs', '-S', '--sshlogin', '--joblog', '--results', '-N', '--max-args', '--delay', '--timeout', '-a', '--arg-file', '-d', '--delimiter', '-I', '--colsep'], readsArgs: true }],
+  ['parallel', { values: ['-j', '--jobs', '-S', '--sshlogin', '--joblog', '--results', '-N', '--max-args', '--delay', '--timeout', '-a', '--arg-file', '-d', '--delimiter', '-I', '--colsep'], readsArgs: true, viaShell: true }],
   ['toybox', {}],
   ['xargs', { flags: ['-0', '-r', '-t', '-p', '-x', '--null', '--no-run-if-empty', '--verbose', '--interactive', '--exit', '-o', '--open-tty'], values: ['-n', '-I', '-P', '-d', '-L', '-a', '-s', '-E', '-e', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--max-lines', '--replace'], readsArgs: true }],
   ['script', { flags: ['-q', '-a', '-e', '-f', '--quiet', '--append', '--return', '--flush'], values: ['-t', '-T', '-I', '-O', '-B', '-E', '--timing', '--log-in', '--log-out', '--log-io', '--echo'], code: ['-c', '--command'], noCommand: ['-V'], positional: Number.POSITIVE_INFINITY }],
@@ -74,7 +84,7 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['builtin', {}],
   ['exec', { values: ['-a'] }],
   ['firejail', {}],
-  ['proot', { values: ['-r', '-b', '-m', '-w', '-q', '-k', '--rootfs', '--bind', '--mount', '--cwd', '--qemu', '--kernel-release'] }],
+  ['proot', { values: ['-r', '-b', '-m', '-w', '-q', '-k', '--rootfs', '--bind', '--mount', '--cwd', '--qemu', '--kernel-release'], chdir: ['-w', '--cwd'] }],
   ['caffeinate', { values: ['-t', '-w'] }],
   ['entr', { code: ['-s'] }],
   ['mosh', { values: ['-p', '--port', '--ssh', '--server', '--predict', '--family', '--bind-server'], positional: 1, joinsArgs: true, remote: true }],
@@ -114,12 +124,14 @@ export interface Unwrapped {
   root: boolean;
   remote: boolean;
   scheduled: boolean;
+  /** The directory a wrapper started the command in (`env -C /`), as written; null when none did. */
+  cwd: string | null;
 }
 
 /** Also gives the positions an unknown option could shift the command to, each read as its own candidate. */
 export function unwrap(argv: readonly string[], stdinWords: string[] | null): Unwrapped[] {
   const results: Unwrapped[] = [];
-  unwrapInto([...argv], { argv: [], code: [], wrappers: [], root: false, remote: false, scheduled: false }, stdinWords, results, 0);
+  unwrapInto([...argv], { argv: [], code: [], wrappers: [], root: false, remote: false, scheduled: false, cwd: null }, stdinWords, results, 0);
   return results;
 }
 
@@ -143,6 +155,7 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
   const codeOptions = new Set(spec.code ?? []);
   const alternatives: number[] = [];
   let positional = spec.positional ?? 0;
+  let commandForm = false;
   let i = subAt + 1;
   for (; i < argv.length; i += 1) {
     const word = argv[i] as string;
@@ -164,6 +177,18 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
         if (attached === undefined) i += 1;
         continue;
       }
+      // `script -qc 'cmd'`, `su -lc 'cmd'`: a cluster of short flags ending in the code option.
+      const clusteredCode = clusterEndingIn(option, codeOptions);
+      if (attached === undefined && clusteredCode) {
+        here.code.push(argv[i + 1] ?? '');
+        i += 1;
+        continue;
+      }
+      if (spec.commandWith?.includes(option) === true) {
+        commandForm = true;
+        positional = 0;
+      }
+      if (spec.chdir?.includes(option) === true) here.cwd = attached ?? argv[i + 1] ?? null;
       const consumed = attached === undefined ? (spec.flags?.includes(option) === true ? 0 : valueConsumed(option, values)) : 0;
       if (consumed === null) alternatives.push(i + 2);
       i += consumed ?? 0;
@@ -178,7 +203,7 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
     }
     break;
   }
-  if (spec.positional === Number.POSITIVE_INFINITY) i = argv.length;
+  if (spec.positional === Number.POSITIVE_INFINITY && !commandForm) i = argv.length;
   const readings = [i, ...alternatives.filter((a) => a !== i && a <= argv.length)];
   for (const at of readings) {
     let inner = argv.slice(at);
@@ -189,11 +214,21 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
     if (spec.readsArgs === true) {
       // `parallel rm -rf ::: / ~`: the arguments follow `:::` instead of arriving on stdin.
       const separator = inner.indexOf(':::');
-      inner = separator === -1 ? withArguments(inner, stdinWords) : withArguments(inner.slice(0, separator), inner.slice(separator + 1).filter((w) => w !== ':::'));
+      const template = separator === -1 ? inner : inner.slice(0, separator);
+      inner = separator === -1 ? withArguments(inner, stdinWords) : withArguments(template, inner.slice(separator + 1).filter((w) => w !== ':::'));
+      if (spec.viaShell === true && template.some((w) => /\s/.test(w))) {
+        here.code.push(inner.join(' '));
+        inner = [];
+      }
     }
     if (inner.length === 0) results.push({ ...here, argv: [] });
     else unwrapInto(inner, { ...here, code: [...here.code] }, stdinWords, results, guard + 1);
   }
+}
+
+/** `-qc`: short flags with no value, the last of which is one of `options`. */
+function clusterEndingIn(option: string, options: ReadonlySet<string>): boolean {
+  return !option.startsWith('--') && option.length > 2 && /^-[a-zA-Z]+$/.test(option) && options.has(`-${option.at(-1) as string}`);
 }
 
 /** Words an option consumes: 1 when it takes a value, 0 when not, null when the table does not know it. */

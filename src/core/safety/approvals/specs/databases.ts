@@ -7,27 +7,42 @@ import { valuesOf, type Command, type CommandSpec } from './spec.js';
  * `redis-cli FLUSHALL`, `cqlsh -e`) or on stdin (a heredoc, a pipe): statements that destroy data ask.
  */
 const STATEMENT_DESTROYS: readonly RegExp[] = [
-  /\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE|COLUMNFAMILY|COLLECTION|USER|ROLE|OWNED|MATERIALIZED\s+VIEW|VIEW|INDEX)\b/i,
+  /\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE|COLUMNFAMILY|COLLECTION|USER|ROLE|OWNED|MATERIALIZED\s+VIEW|VIEW|INDEX|SEQUENCE|TABLESPACE|DICTIONARY|MEASUREMENT|SERIES|SHARD|RETENTION\s+POLICY|EXTENSION|FOREIGN\s+TABLE|PARTITION|ALL\s+OBJECTS)\b/i,
   /\bTRUNCATE(\s+TABLE)?\s+["`\w]/i,
   /\bALTER\s+TABLE\s+[\w."`]+\s+DROP\b/i,
   /\bFLUSH(ALL|DB)\b|\bflush_all\b/i,
   /\bMATCH\s*\(\s*\w*\s*\)\s*(DETACH\s+)?DELETE\b/i,
   /"match_all"\s*:\s*\{\s*\}/,
   /\.(dropDatabase|drop|dropCollection|dropAllUsers|dropIndexes)\s*\(/,
-  /\.(deleteMany|remove)\s*\(\s*(\{\s*\})?\s*\)/,
+  // `deleteMany({})`, `remove({}, { writeConcern… })`, `updateMany({}, …)`: an empty filter matches every document.
+  /\.(deleteMany|remove)\s*\(\s*(\{\s*\}\s*)?[,)]/,
+  /\.updateMany\s*\(\s*\{\s*\}\s*,/,
+  // `db.runCommand({ dropDatabase: 1 })`
+  /\{\s*['"]?(dropDatabase|drop)['"]?\s*:\s*(1|true|['"])/,
 ];
 
-/** DELETE or UPDATE with no WHERE before the statement ends: every row. */
+/** The statement that deletes or updates rows: DELETE FROM, UPDATE … SET, ClickHouse's ALTER TABLE … DELETE|UPDATE. */
+const ROW_STATEMENT = /(?:^|\n)\s*(DELETE\s+FROM\s+(ONLY\s+)?[\w."`[\]]+|UPDATE\s+(ONLY\s+)?[\w."`[\]]+(\s+(AS\s+)?\w+)?\s+SET\s|ALTER\s+TABLE\s+[\w."`]+(\s+ON\s+CLUSTER\s+\S+)?\s+(DELETE|UPDATE)\s)/i;
+/** `WHERE 1=1`, `WHERE true`, `WHERE 1`, `WHERE id = id`: a condition every row meets. */
+const ALWAYS_TRUE = /\bWHERE\s+(1\s*=\s*1|'1'\s*=\s*'1'|true|1|0\s*=\s*0|([\w.]+)\s*=\s*\2)\s*$/i;
+
+/**
+ * DELETE or UPDATE with no WHERE before the statement ends: every row. The statement runs to its `;` (a WHERE on
+ * the next line still belongs to it), from where DELETE/UPDATE starts (after `BEGIN`, a comment, a psql `\c`).
+ */
 function touchesEveryRow(statement: string): boolean {
-  if (!/^\s*DELETE\s+FROM\s/i.test(statement) && !/^\s*UPDATE\s+[\w."`]+\s+SET\s/i.test(statement)) return false;
-  // `WHERE 1=1`, `WHERE true` select every row all the same.
-  return !/\bWHERE\b/i.test(statement) || /\bWHERE\s+(1\s*=\s*1|'1'\s*=\s*'1'|true|1|0\s*=\s*0)\s*$/i.test(statement.trim());
+  const start = ROW_STATEMENT.exec(statement);
+  if (start === null) return false;
+  const rest = statement.slice(start.index).trim();
+  // ClickHouse mutations need a WHERE; `WHERE 1=1`, `WHERE true` select every row all the same.
+  return !/\bWHERE\b/i.test(rest) || ALWAYS_TRUE.test(rest);
 }
 
 /** SQL (or Mongo/Redis/CQL) text that destroys data. */
 export function destroysData(text: string): boolean {
   if (STATEMENT_DESTROYS.some((re) => re.test(text))) return true;
-  return text.split(/;|\n/).some(touchesEveryRow);
+  if (!/\b(DELETE|UPDATE)\b/i.test(text)) return false;
+  return text.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ').split(';').some(touchesEveryRow);
 }
 
 function statements(options: string[], operandsAreStatements: (c: Command) => string[] = () => []) {
@@ -58,15 +73,15 @@ export function destroysOverHttp(args: readonly string[]): boolean {
 }
 
 export const DATABASE_SPECS: readonly CommandSpec[] = [
-  { names: ['psql'], values: ['-c', '--command', '-d', '--dbname', '-h', '--host', '-p', '--port', '-U', '--username', '-f', '--file', '-v', '--set', '-o'], check: statements(['-c', '--command']) },
-  { names: ['mysql', 'mariadb'], values: ['-e', '--execute', '-u', '--user', '-h', '--host', '-P', '--port', '-D', '--database'], check: statements(['-e', '--execute']) },
+  { names: ['psql'], clusters: true, values: ['-c', '--command', '-d', '--dbname', '-h', '--host', '-p', '--port', '-U', '--username', '-f', '--file', '-v', '--set', '-o'], check: statements(['-c', '--command']) },
+  { names: ['mysql', 'mariadb'], clusters: true, values: ['-e', '--execute', '-u', '--user', '-h', '--host', '-P', '--port', '-D', '--database'], check: statements(['-e', '--execute']) },
   { names: ['sqlite3', 'duckdb', 'sqlite'], values: ['-c', '-cmd', '-s', '-separator'], check: statements(['-c', '-cmd'], (c) => c.operands.slice(1)) },
-  { names: ['sqlcmd'], values: ['-Q', '-q', '-S', '-U', '-P', '-d', '-i'], check: statements(['-Q', '-q']) },
-  { names: ['clickhouse-client', 'clickhouse'], values: ['-q', '--query', '-h', '--host', '-u', '--user', '-d', '--database'], check: statements(['-q', '--query']) },
+  { names: ['sqlcmd'], clusters: true, values: ['-Q', '-q', '-S', '-U', '-P', '-d', '-i'], check: statements(['-Q', '-q']) },
+  { names: ['clickhouse-client', 'clickhouse'], clusters: true, values: ['-q', '--query', '-h', '--host', '-u', '--user', '-d', '--database'], check: statements(['-q', '--query']) },
   { names: ['mongo', 'mongosh'], values: ['--eval', '-u', '--username', '-p', '--password', '--host', '--port', '--authenticationDatabase'], check: statements(['--eval']) },
-  { names: ['redis-cli', 'valkey-cli', 'keydb-cli'], values: ['-h', '-p', '-a', '-n', '-u', '--user', '--pass'], check: redis },
-  { names: ['cqlsh'], values: ['-e', '--execute', '-u', '-p', '-k', '--keyspace'], check: statements(['-e', '--execute']) },
-  { names: ['cockroach'], values: ['-e', '--execute', '--url', '--host', '--database', '-d'], check: statements(['-e', '--execute']) },
+  { names: ['redis-cli', 'valkey-cli', 'keydb-cli'], clusters: true, values: ['-h', '-p', '-a', '-n', '-u', '--user', '--pass'], check: redis },
+  { names: ['cqlsh'], clusters: true, values: ['-e', '--execute', '-u', '-p', '-k', '--keyspace'], check: statements(['-e', '--execute']) },
+  { names: ['cockroach'], clusters: true, values: ['-e', '--execute', '--url', '--host', '--database', '-d'], check: statements(['-e', '--execute']) },
   { names: ['snowsql', 'bq', 'influx', 'trino', 'presto'], values: ['-q', '--query', '-e', '--execute', '-execute'], check: statements(['-q', '--query', '-e', '--execute', '-execute'], (c) => (c.name === 'bq' ? c.operands.slice(1) : [])), rules: [{ sub: '* delete', reason: REASONS.sqlDrop }, { sub: 'delete|rm', reason: REASONS.sqlDrop }] },
   { names: ['cypher-shell'], values: ['-u', '-p', '-a', '-d', '--database', '-f', '--file'], check: statements([], (c) => c.operands) },
   { names: ['dropdb'], check: (_c, s) => flag(s, REASONS.sqlDrop) },

@@ -127,8 +127,10 @@ const POWERSHELL: ReadonlyArray<[RegExp, string]> = [
   [/\b(Format-Volume|Clear-Disk|Initialize-Disk|Remove-Partition)\b/i, REASONS.rawDisk],
   [/\bStop-Process\b|\bkill\s+-Name\b/i, REASONS.killProcesses],
   [/\b(Stop-Service|Set-Service\b[^|;]*-StartupType\s+Disabled)\b/i, REASONS.stopService],
-  [/\bAdd-MpPreference\b[^|;]*-Exclusion(Path|Process|Extension)\b/i, REASONS.disableSecurity],
-  [/\bSet-MpPreference\b[^|;]*-Disable\w+(?!\s+\$?(?:false|0)\b)|\bSet-NetFirewallProfile\b[^|;]*-Enabled\s+False/i, REASONS.disableSecurity],
+  [/\b(Add|Set)-MpPreference\b[^|;]*-Exclusion(Path|Process|Extension|IpAddress)\b/i, REASONS.disableSecurity],
+  [/\bSet-MpPreference\b[^|;]*-Disable\w+(?!\s+\$?(?:false|0)\b)|\bSet-NetFirewallProfile\b[^|;]*-Enabled\s+(\$?False|0)\b/i, REASONS.disableSecurity],
+  // `-EnableControlledFolderAccess Disabled`, `-EnableNetworkProtection 0`; removing Defender itself.
+  [/\bSet-MpPreference\b[^|;]*-Enable\w+\s+(Disabled|0|\$false|AuditMode)\b|\b(Uninstall|Remove)-WindowsFeature\b[^|;]*Defender/i, REASONS.disableSecurity],
   [/\b(Invoke-Expression|iex)\b[\s\S]*\b(Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString|curl|wget)\b|\b(Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString)\b[\s\S]*\|\s*(Invoke-Expression|iex)\b/i, REASONS.pipeToShell],
   [/\bStart-Process\b/i, REASONS.interpreterExec],
 ];

@@ -1,3 +1,4 @@
+import { resolvePath } from '../paths.js';
 import { CATCH_ALL_PATTERN } from '../pure-eval.js';
 import { REASONS } from '../reasons.js';
 import { ALL_PROCESSES, flag, UNKNOWN, type Scan } from '../scan.js';
@@ -10,19 +11,41 @@ import type { Command, CommandSpec } from './spec.js';
 function kill(command: Command, scan: Scan): void {
   const args = command.args;
   if (args.some((a) => a === '-l' || a === '-L' || a === '--list')) return;
+  const { signal, targets } = signalAndTargets(args);
+  // Signal 0 only asks whether the process exists (`kill -0 $PID && echo running`).
+  if (signal !== null && /^(0|SIG0|NULL)$/i.test(signal)) return;
+  // Every process; or SIGKILL to init (pid 1), whose death takes every process with it. A plain `kill 1` asks
+  // (init re-executes or ignores SIGTERM; in a container it is a graceful stop).
+  const sigkill = signal !== null && /^(9|KILL|SIGKILL)$/i.test(signal);
+  if (targets.some((t) => t === '-1' || t.includes(ALL_PROCESSES) || (t === '1' && sigkill))) flag(scan, REASONS.killAll);
+  // `kill $!`, `PID=$!; …; kill $PID`, `kill $(jobs -p)` end the jobs this line started: not broad.
+  const computed = targets.some((t) => t.includes(UNKNOWN)) && !/\$!/.test(command.invocation.source);
+  if (computed || targets.some((t) => t === '1' || t === '0')) flag(scan, REASONS.killProcesses);
+}
+
+/**
+ * `kill -9 1`, `kill -s KILL -1`, `kill --signal=KILL 1`, `kill -TERM -- -1`: the signal, and the pids (a
+ * negative pid after the signal is a process group, `-1` every process).
+ */
+function signalAndTargets(args: readonly string[]): { signal: string | null; targets: string[] } {
+  let signal: string | null = null;
   const targets: string[] = [];
   for (let i = 0; i < args.length; i += 1) {
     const a = args[i] as string;
-    if (a === '-s' || a === '-n' || a === '--signal') i += 1;
-    else if (!a.startsWith('-') || i === args.length - 1) targets.push(a);
+    if (a === '--') {
+      targets.push(...args.slice(i + 1));
+      break;
+    }
+    if (a === '-s' || a === '-n' || a === '--signal') {
+      signal = args[i + 1] ?? null;
+      i += 1;
+    } else if (a.startsWith('--signal=')) signal = a.slice('--signal='.length);
+    else if (a === '-q' || a === '--queue') i += 1;
+    else if (a === '--timeout') i += 2;
+    else if (a.startsWith('-') && a.length > 1 && signal === null && targets.length === 0 && i < args.length - 1) signal = a.slice(1);
+    else if (!a.startsWith('--')) targets.push(a);
   }
-  // Every process; or SIGKILL to init (pid 1), whose death takes every process with it. A plain `kill 1` asks
-  // (init re-executes or ignores SIGTERM; in a container it is a graceful stop).
-  const sigkill = args.some((a, i) => /^-(9|KILL|SIGKILL)$/i.test(a) || (/^(-s|-n|--signal)$/.test(a) && /^(9|KILL|SIGKILL)$/i.test(args[i + 1] ?? '')));
-  if (args.at(-1) === '-1' || targets.some((t) => t.includes(ALL_PROCESSES) || (t === '1' && sigkill))) flag(scan, REASONS.killAll);
-  // `kill $!` ends the job this line started: not broad.
-  const computed = targets.some((t) => t.includes(UNKNOWN)) && !/\$!/.test(command.invocation.source);
-  if (computed || targets.some((t) => t === '1' || t === '0')) flag(scan, REASONS.killProcesses);
+  return { signal, targets };
 }
 
 /**
@@ -35,14 +58,24 @@ function killByName(command: Command, scan: Scan): void {
   const inverted = command.name === 'pkill' && command.options.some((o) => /^-[a-zA-Z]*v/.test(o) || o === '--inverse');
   // A pattern that matches any name (`pkill .`, `killall -r '.*'`) reaches every process as surely as kill -1.
   const catchAll = (command.name === 'pkill' || command.options.some((o) => o === '-r' || o === '--regexp')) && command.operands.some((p) => CATCH_ALL_PATTERN.test(p)) && !command.options.some((o) => /^-[a-zA-Z]*[uUgGtPs]$/.test(o));
-  flag(scan, inverted || catchAll ? REASONS.killAll : REASONS.killProcesses);
+  // `pkill -u root`, `killall -9 -u root`: with no name, every process root owns (init and every daemon).
+  const users = ['-u', '-U', '--euid', '--uid', '--user'].flatMap((o) => command.optionValues.get(o) ?? []).flatMap((v) => v.split(','));
+  const everyRootProcess = command.operands.length === 0 && users.some((u) => u === 'root' || u === '0');
+  flag(scan, inverted || catchAll || everyRootProcess ? REASONS.killAll : REASONS.killProcesses);
+}
+
+/** `fuser -k /`, `fuser -km /`: every process has the root directory open (as its root, at least). */
+function fuser(command: Command, scan: Scan): void {
+  if (!command.options.some((o) => /^-[a-zA-Z]*k/.test(o) || o === '--kill')) return;
+  const everything = command.operands.some((o) => resolvePath(o, scan.paths) === '/');
+  flag(scan, everything ? REASONS.killAll : REASONS.killProcesses);
 }
 
 export const PROCESS_SPECS: readonly CommandSpec[] = [
   { names: ['kill'], check: kill },
-  { names: ['pkill', 'killall', 'skill', 'slay'], values: ['-u', '-U', '-g', '-G', '-t', '-P', '-s', '--signal', '-F', '--pidfile', '--ns', '--nslist'], check: killByName },
+  { names: ['pkill', 'killall', 'skill', 'slay'], values: ['-u', '-U', '-g', '-G', '-t', '-P', '-s', '--signal', '-F', '--pidfile', '--ns', '--nslist', '--euid', '--uid', '--user'], check: killByName },
   { names: ['killall5'], check: (_c, s) => flag(s, REASONS.killAll) },
-  { names: ['fuser'], check: (c, s) => (c.options.some((o) => /^-[a-zA-Z]*k/.test(o) || o === '--kill') ? flag(s, REASONS.killProcesses) : undefined) },
+  { names: ['fuser'], values: ['-n', '--namespace'], check: fuser },
   { names: ['tmux'], rules: [{ sub: 'kill-server|kill-session|kill-window|kill-pane', reason: REASONS.killProcesses }] },
   { names: ['forever'], rules: [{ sub: 'stop|stopall|restartall', reason: REASONS.stopService }] },
   { names: ['sc', 'sc.exe'], rules: [{ sub: 'stop|delete|pause', reason: REASONS.stopService }, { sub: '* stop|delete', reason: REASONS.stopService }, { sub: 'config', operand: /^disabled$/, reason: REASONS.stopService }] },

@@ -3,7 +3,7 @@ import { flag, type Scan } from '../scan.js';
 import type { Command, CommandSpec, Rule } from './spec.js';
 
 /** Services and the machine itself: shutdown and reboot are hardline; stopping or unloading a service asks. */
-const SECURITY_SERVICE = /^(firewalld|ufw|apparmor|auditd|fail2ban|nftables|iptables|ip6tables|selinux|clamav[\w-]*|sshguard|crowdstrike[\w-]*|falcon-sensor|osqueryd|com\.apple\.alf|wazuh[\w-]*|sentinel[\w-]*)(\.service)?$/;
+const SECURITY_SERVICE = /^(firewalld|ufw|apparmor|auditd|fail2ban|nftables|iptables|ip6tables|ebtables|shorewall|csf|lfd|selinux|clamav[\w-]*|clamd(@[\w-]+)?|sshguard|crowdsec[\w-]*|crowdstrike[\w-]*|falcon-sensor|falco|osqueryd|com\.apple\.alf|wazuh[\w-]*|ossec[\w-]*|sentinel[\w-]*|mdatp|snort|suricata|aide|rkhunter|auditbeat|elastic-agent|WinDefend)(\.service)?$/;
 
 const STOPS = 'stop|disable|mask|kill|isolate|unload|bootout|remove';
 
@@ -21,7 +21,7 @@ function systemctl(command: Command, scan: Scan): void {
 
 function service(command: Command, scan: Scan): void {
   const [unit = '', verb = ''] = command.operands;
-  if (/^(stop|disable|remove|kill|uninstall)$/.test(verb)) {
+  if (/^(stop|disable|remove|kill|uninstall|teardown|zap)$/.test(verb)) {
     flag(scan, REASONS.stopService);
     if (SECURITY_SERVICE.test(unit)) flag(scan, REASONS.disableSecurity);
   }

@@ -10,6 +10,11 @@ export interface CommandSpec {
   names: readonly string[];
   /** Options that take a value, so operands are found right (`git -C dir`, `kubectl -n ns`). */
   values?: readonly string[];
+  /**
+   * Short options cluster the getopt way: in `psql -tAc 'DROP …'` or `mysql -Bse '…'` the letter that takes a value
+   * may come last, or anywhere with the value attached (`-uroot`). Off for commands with single-dash long options.
+   */
+  clusters?: boolean;
   rules?: readonly Rule[];
   check?: (command: Command, scan: Scan) => void;
 }
@@ -39,7 +44,7 @@ export interface Command {
   invocation: Invocation;
 }
 
-export function parseCommand(name: string, args: readonly string[], values: ReadonlySet<string>, invocation: Invocation): Command {
+export function parseCommand(name: string, args: readonly string[], values: ReadonlySet<string>, invocation: Invocation, clusters = false): Command {
   const operands: string[] = [];
   const options: string[] = [];
   const optionValues = new Map<string, string[]>();
@@ -62,6 +67,15 @@ export function parseCommand(name: string, args: readonly string[], values: Read
     else if (values.has(word) && i + 1 < args.length) {
       addValue(word, args[i + 1] as string);
       i += 1;
+    } else if (clusters && !word.startsWith('--') && word.length > 2) {
+      const at = [...word.slice(1)].findIndex((letter) => values.has(`-${letter}`)) + 1;
+      if (at === 0) continue;
+      const option = `-${word[at] as string}`;
+      if (at < word.length - 1) addValue(option, word.slice(at + 1));
+      else if (i + 1 < args.length) {
+        addValue(option, args[i + 1] as string);
+        i += 1;
+      }
     } else if (!word.startsWith('--') && word.length > 2 && values.has(word.slice(0, 2))) addValue(word.slice(0, 2), word.slice(2));
   }
   return { name, args: [...args], operands, options, optionValues, invocation };
