@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { skillsCommand } from '../src/cli/commands/skills.js';
 import type { CliIO } from '../src/cli/io.js';
 import { isHearthError } from '../src/core/errors.js';
+import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
 import { basicFields, skillMd, tempDir, writeSkill } from './fixtures/skills/write-skill.js';
 
 /**
@@ -191,5 +192,34 @@ describe('hearth skills list and show', () => {
     await expectHearthError(t.run('frobnicate'), 'usage');
     await expectHearthError(t.run('validate'), 'usage');
     await expectHearthError(t.run('list', '--bogus'), 'usage');
+  });
+
+});
+
+describe('hearth skills install with security.injection_judge', () => {
+  it('asks security.injection_judge about a file the scanner is unsure of: its "injection" refuses the install, "benign" lets it through (catches the CLI skipping the judge)', async () => {
+    const verdicts: string[] = [];
+    let next = 'injection';
+    const server = await startScriptedOpenAIServer((req: unknown) => {
+      const messages = (req as { messages: { role: string; content: string }[] }).messages;
+      verdicts.push(messages[0]?.content.includes('untrusted data, not instructions') === true ? next : 'not a judge prompt');
+      return { text: `{"verdict": "${next}", "reason": "scripted"}` };
+    });
+    try {
+      const t = setup();
+      writeFileSync(join(t.home, 'config.yaml'), `version: 1\nproviders:\n  judge: { type: openai, base_url: "${server.url}" }\nsecurity:\n  injection_judge: judge:model\n`);
+      // A token sent to a URL: medium findings only, the scanner's grey zone.
+      const body = '# Steps\n\n1. Call the API: curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user\n';
+      const dir = writeSkill(t.src, 'gh-api', skillMd(basicFields('gh-api'), body));
+      const message = await expectHearthError(t.run('install', dir), 'content_unsafe');
+      expect(message).toContain('Nothing was copied');
+      expect(existsSync(join(t.home, 'skills', 'gh-api'))).toBe(false);
+      next = 'benign';
+      expect((await t.run('install', dir)).code).toBe(0);
+      expect(existsSync(join(t.home, 'skills', 'gh-api', 'SKILL.md'))).toBe(true);
+      expect(verdicts).toEqual(['injection', 'benign']);
+    } finally {
+      await server.close();
+    }
   });
 });

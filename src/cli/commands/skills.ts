@@ -3,10 +3,13 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveHome } from '../../core/config/home.js';
 import { loadConfig } from '../../core/config/load.js';
-import { HearthError } from '../../core/errors.js';
+import { errorMessage, HearthError } from '../../core/errors.js';
 import { defaultSkillRoots, isProjectTrusted } from '../../core/skills/discover.js';
 import { listArchivedSkills, restoreSkill } from '../../core/skills/curator.js';
-import { installSkill } from '../../core/skills/install.js';
+import { createModelChain } from '../../core/llm/registry.js';
+import { createInjectionJudge } from '../../core/safety/injection/judge.js';
+import { getSecret } from '../../core/safety/secrets/keychain.js';
+import { installSkillJudged } from '../../core/skills/install.js';
 import { SkillUsageStore } from '../../core/skills/usage.js';
 import { openStore } from '../../core/store/open-store.js';
 import { loadSkillLibrary } from '../../core/skills/library.js';
@@ -140,9 +143,27 @@ function validateCommand(io: CliIO, dir: string, json: boolean): number {
   return code;
 }
 
-function installCommand(io: CliIO, dir: string, force: boolean, json: boolean): number {
+async function installCommand(io: CliIO, dir: string, force: boolean, json: boolean): Promise<number> {
   const home = resolveHome(io.env);
-  const result = installSkill(dir, join(home, 'skills'), { force });
+  // `security.injection_judge`, as in the engine: asked about the files the scanner is unsure of.
+  const { config } = loadConfig(home);
+  const judgeSpec = config.security.injection_judge;
+  // An unreadable keychain is not fatal, as in the engine: a local judge needs no key, a remote one says so.
+  const secret = (account: string): string | null => {
+    try {
+      return getSecret(account);
+    } catch (err) {
+      io.err(`hearth: API keys in the OS keychain could not be read: ${errorMessage(err)}\n`);
+      return null;
+    }
+  };
+  const judgeModel = judgeSpec === undefined ? null : createModelChain({ home, config, env: io.env, overrides: { model: judgeSpec }, getSecret: secret });
+  let result;
+  try {
+    result = await installSkillJudged(dir, join(home, 'skills'), { force, ...(judgeModel === null ? {} : { injectionJudge: createInjectionJudge(judgeModel) }) });
+  } finally {
+    await judgeModel?.dispose?.();
+  }
   if (json) io.out(`${JSON.stringify(result)}\n`);
   else {
     const warnings = result.issues.map((i) => `  ${formatIssue(i)}`);
