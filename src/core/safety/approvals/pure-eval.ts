@@ -118,7 +118,15 @@ const STAGES: Readonly<Record<string, Stage>> = {
   // Every process, however it is printed: what matters is that it is all of them.
   ps: (args) => (args.some((a) => /^(-[a-zA-Z]*[eA][a-zA-Z]*|a?x|aux|ax[a-z]*|--everyone)$/.test(a)) ? ALL_PROCESSES_OUTPUT : null),
   // `pgrep .`: a pattern that matches any name lists every process.
-  pgrep: (args) => (operandsOf(args).some((p) => CATCH_ALL_PATTERN.test(p)) && !flagsOf(args).some((f) => /^-[a-zA-Z]*[uUgGtPs]$/.test(f)) ? ALL_PROCESSES_OUTPUT : null),
+  // `pgrep -v x` lists every process but the few that match; `pgrep -u root` with no pattern, every root process.
+  pgrep: (args) => {
+    const flags = flagsOf(args);
+    const operands = operandsOf(args);
+    const narrowed = flags.some((f) => /^-[a-zA-Z]*[uUgGtPs]$/.test(f));
+    if (!narrowed && (operands.some((p) => CATCH_ALL_PATTERN.test(p)) || flags.some((f) => /^-[a-zA-Z]*v[a-zA-Z]*$/.test(f) || f === '--inverse'))) return ALL_PROCESSES_OUTPUT;
+    const user = args.findIndex((a) => a === '-u' || a === '-U' || a === '--euid' || a === '--uid');
+    return user !== -1 && operands.length === 1 && /^(root|0)$/.test(args[user + 1] ?? '') && flags.length === 1 ? ALL_PROCESSES_OUTPUT : null;
+  },
   // Column pickers and header droppers keep "every process" every process (`ps -ef | awk '{print $2}'`).
   awk: (args, stdin) => {
     const program = operandsOf(args)[0] ?? '';

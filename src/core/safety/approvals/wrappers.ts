@@ -45,7 +45,9 @@ export interface WrapperSpec {
 }
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
-  ['sudo', { flags: ['-E', '-H', '-n', '-S', '-b', '-P', '-A', '-B', '-k', '-i', '-s', '--preserve-env', '--login', '--shell', '--non-interactive', '--stdin'], values: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--chdir', '--host', '--prompt', '--role', '--type', '--close-from', '--other-user'], noCommand: ['-l', '-v', '-k', '-K', '-e', '--list', '--validate', '--edit'], root: true, assignments: true, chdir: ['-D', '--chdir'] }],
+  ['sudo', { flags: ['-E', '-H', '-n', '-S', '-b', '-P', '-A', '-B', '-k', '-i', '-s', '--preserve-env', '--login', '--shell', '--non-interactive', '--stdin'], values: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--chdir', '--host', '--prompt', '--role', '--type', '--close-from', '--other-user'], noCommand: ['-l', '-v', '-K', '-e', '--list', '--validate', '--edit', '--remove-timestamp'], root: true, assignments: true, chdir: ['-D', '--chdir'] }],
+  // systemd's sudo: root unless told otherwise.
+  ['run0', { flags: ['--background', '--slice-inherit', '--no-ask-password'], values: ['-u', '--user', '-g', '--group', '--unit', '--property', '-D', '--chdir', '--description', '--slice', '--nice', '--setenv', '--machine', '--pty-late'], root: true, chdir: ['-D', '--chdir'] }],
   // `cmd.exe /c netsh …` (WSL): the rest of the line is a command for cmd, read as shell words.
   ['cmd.exe', { flags: ['/c', '/C', '/k', '/K', '/q', '/Q', '/d', '/D', '/s', '/S'], joinsArgs: true }],
   ['cmd', { flags: ['/c', '/C', '/k', '/K', '/q', '/Q', '/d', '/D', '/s', '/S'], joinsArgs: true }],
@@ -74,6 +76,54 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['chroot', { values: ['--userspec', '--groups'], positional: 1, root: true }],
   ['systemd-run', { values: ['-p', '--property', '-u', '--unit', '--description', '-E', '--setenv', '--slice', '-M', '--machine', '-H', '--host', '--uid', '--gid', '--working-directory', '--nice', '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property'], schedules: /^--on-/, chdir: ['--working-directory'] }],
   ['busybox', {}],
+  // Run as another user or group (`gosu user cmd`, `sg group -c 'cmd'`), in runit/daemontools/s6 style.
+  ['gosu', { positional: 1 }],
+  ['su-exec', { positional: 1 }],
+  ['setuidgid', { positional: 1 }],
+  ['s6-setuidgid', { positional: 1 }],
+  ['envuidgid', { positional: 1 }],
+  ['envdir', { positional: 1 }],
+  ['setlock', { flags: ['-n', '-N', '-x', '-X'], positional: 1 }],
+  ['softlimit', { values: ['-m', '-a', '-d', '-s', '-l', '-f', '-c', '-o', '-p', '-r', '-t'] }],
+  ['chpst', { flags: ['-P', '-0', '-1', '-2', '-v'], values: ['-u', '-U', '-b', '-e', '-/', '-C', '-n', '-l', '-L', '-m', '-d', '-o', '-p', '-f', '-c', '-r', '-t'] }],
+  ['sg', { code: ['-c'], positional: 1, joinsArgs: true }],
+  ['setpriv', { flags: ['--clear-groups', '--init-groups', '--keep-groups', '--no-new-privs', '--reset-env'], values: ['--reuid', '--regid', '--ruid', '--rgid', '--euid', '--egid', '--groups', '--inh-caps', '--ambient-caps', '--bounding-set', '--securebits', '--pdeathsig', '--selinux-label', '--apparmor-profile', '--landlock-access', '--landlock-rule'], noCommand: ['-d', '--dump', '-L', '--list-caps'] }],
+  // Resource and scheduling limits.
+  ['numactl', { flags: ['-l', '--localalloc', '-a', '--all', '-b', '--balancing'], values: ['-C', '--physcpubind', '-N', '--cpunodebind', '-m', '--membind', '-i', '--interleave', '-p', '--preferred', '-P', '--preferred-many', '-w', '--weighted-interleave'], noCommand: ['-H', '--hardware', '-s', '--show'] }],
+  ['cpulimit', { flags: ['-z', '--lazy', '-i', '--include-children', '-k', '--kill', '-r', '--restore', '-v', '--verbose', '-q', '--quiet', '-f', '--foreground'], values: ['-l', '--limit', '-c', '--cpu'], noCommand: ['-p', '--pid', '-e', '--exe', '-P', '--path'] }],
+  ['prlimit', { flags: ['--noheadings', '--raw', '--verbose'], values: ['-o', '--output'], noCommand: ['-p', '--pid'] }],
+  ['systemd-inhibit', { values: ['--what', '--who', '--why', '--mode'], noCommand: ['--list'] }],
+  ['sandbox-exec', { values: ['-f', '-n', '-p', '-D'] }],
+  // macOS `arch -x86_64 cmd`: the architecture is a flag.
+  ['arch', { flags: ['-x86_64', '-x86_64h', '-arm64', '-arm64e', '-i386', '-32', '-64', '-c', '-h'], values: ['-e', '-d', '-arch'] }],
+  ['faketime', { flags: ['-m', '-f', '--exclude-monotonic'], values: ['--date-prog'], positional: 1 }],
+  // Programs that run their arguments as given: debuggers and profilers, init shims, I/O shims, output filters.
+  ['valgrind', {}],
+  ['eatmydata', {}],
+  ['nocache', {}],
+  ['chronic', { flags: ['-e', '-v', '-ev'] }],
+  ['ifne', { flags: ['-n'] }],
+  ['tini', { flags: ['-s', '-v', '-vv', '-vvv', '-w', '-g', '-l'], values: ['-p', '-e'] }],
+  ['dumb-init', { flags: ['-c', '--single-child', '-v', '--verbose'], values: ['-r', '--rewrite'] }],
+  // Environment and secret loaders (`cross-env X=1 cmd`, `dotenv -e f -- cmd`, `aws-vault exec prof -- cmd`, `op run -- cmd`).
+  ['cross-env', { assignments: true }],
+  ['cross-env-shell', { assignments: true, joinsArgs: true }],
+  ['dotenv', { flags: ['--debug', '-o', '--override', '--quiet'], values: ['-e', '-v', '-p'] }],
+  ['env-cmd', { flags: ['--fallback', '--no-override', '--silent', '--use-shell', '--verbose', '-x', '--expand-envs'], values: ['-f', '--file', '-e', '--environments', '-r', '--rc-file'] }],
+  ['aws-vault', { sub: 'exec', flags: ['--no-session', '-n', '-j', '--json', '--server', '-s', '--ecs-server', '--lazy', '--stdout'], values: ['-d', '--duration', '-t', '--mfa-token', '-r', '--region', '--prompt', '--backend'], positional: 1 }],
+  ['op', { sub: 'run', flags: ['--no-masking'], values: ['--env-file', '--account'] }],
+  ['doppler', { sub: 'run', values: ['-p', '--project', '-c', '--config', '--token', '--mount', '--name-transformer'], code: ['--command'] }],
+  ['infisical', { sub: 'run', values: ['--env', '--path', '--projectId', '--token'], code: ['--command'] }],
+  // Another machine or system: WSL from Windows, VMs and system containers.
+  ['wsl', { flags: ['-e', '--exec'], values: ['-d', '--distribution', '-u', '--user', '--cd', '--distribution-id', '--shell-type'], noCommand: ['-l', '--list', '--shutdown', '-t', '--terminate', '--unregister', '--install', '--status', '--update', '-s', '--set-default', '--set-version', '--set-default-version', '--export', '--import', '--import-in-place', '--mount', '--unmount', '--manage', '--version', '-v', '--help'], chdir: ['--cd'] }],
+  ['wsl.exe', { flags: ['-e', '--exec'], values: ['-d', '--distribution', '-u', '--user', '--cd', '--distribution-id', '--shell-type'], noCommand: ['-l', '--list', '--shutdown', '-t', '--terminate', '--unregister', '--install', '--status', '--update', '-s', '--set-default', '--set-version', '--set-default-version', '--export', '--import', '--import-in-place', '--mount', '--unmount', '--manage', '--version', '-v', '--help'], chdir: ['--cd'] }],
+  ['multipass', { sub: 'exec', values: ['-d', '--working-directory'], positional: 1, remote: true }],
+  ['lxc', { sub: 'exec', flags: ['-t', '-T', '--force-interactive', '--force-noninteractive'], values: ['--env', '--user', '--group', '--cwd', '--mode'], positional: 1, remote: true }],
+  ['incus', { sub: 'exec', flags: ['-t', '-T', '--force-interactive', '--force-noninteractive'], values: ['--env', '--user', '--group', '--cwd', '--mode'], positional: 1, remote: true }],
+  ['vagrant', { sub: 'ssh', code: ['-c', '--command'], positional: Number.POSITIVE_INFINITY, remote: true }],
+  ['toolbox', { sub: 'run', values: ['-c', '--container', '-d', '--distro', '-r', '--release'] }],
+  ['distrobox', { sub: 'enter', values: ['-n', '--name', '-a', '--additional-flags'], positional: 1 }],
+  ['sshpass', { flags: ['-e', '-v'], values: ['-p', '-f', '-d', '-P'] }],
   ['parallel', { values: ['-j', '--jobs', '-S', '--sshlogin', '--joblog', '--results', '-N', '--max-args', '--delay', '--timeout', '-a', '--arg-file', '-d', '--delimiter', '-I', '--colsep'], readsArgs: true, viaShell: true }],
   ['toybox', {}],
   ['xargs', { flags: ['-0', '-r', '-t', '-p', '-x', '--null', '--no-run-if-empty', '--verbose', '--interactive', '--exit', '-o', '--open-tty'], values: ['-n', '-I', '-P', '-d', '-L', '-a', '-s', '-E', '-e', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--max-lines', '--replace'], readsArgs: true }],
@@ -216,7 +266,11 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
       const separator = inner.indexOf(':::');
       const template = separator === -1 ? inner : inner.slice(0, separator);
       inner = separator === -1 ? withArguments(inner, stdinWords) : withArguments(template, inner.slice(separator + 1).filter((w) => w !== ':::'));
-      if (spec.viaShell === true && template.some((w) => /\s/.test(w))) {
+      if (spec.viaShell === true && template.length === 0 && separator !== -1) {
+        // `parallel ::: 'rm -rf ~' reboot`: with no command, every argument is a command line.
+        here.code.push(...inner.slice(1));
+        inner = [];
+      } else if (spec.viaShell === true && template.some((w) => /\s/.test(w))) {
         here.code.push(inner.join(' '));
         inner = [];
       }
@@ -234,7 +288,8 @@ function clusterEndingIn(option: string, options: ReadonlySet<string>): boolean 
 /** Words an option consumes: 1 when it takes a value, 0 when not, null when the table does not know it. */
 function valueConsumed(option: string, values: ReadonlySet<string>): number | null {
   if (values.has(option)) return 1;
-  if (option.startsWith('--')) return 0;
+  // `parallel --halt now,fail=1 cmd`: an unknown long option may take the next word too.
+  if (option.startsWith('--')) return null;
   // `-iu root`: a cluster of short flags whose last letter takes the value.
   for (let k = 1; k < option.length; k += 1) {
     if (!values.has(`-${option[k] as string}`)) continue;

@@ -72,7 +72,24 @@ export function destroysOverHttp(args: readonly string[]): boolean {
   return urls.some((u) => /\/_delete_by_query\b/.test(u)) && args.some((a) => /match_all/.test(a));
 }
 
+/** A short flag given alone or in a cluster before any letter that takes a value (`-c`, `-cv`, but not `-Fc`). */
+function shortFlag(command: Command, letter: string, values: readonly string[]): boolean {
+  return command.options.some((o) => {
+    if (o.startsWith('--')) return false;
+    for (const ch of o.slice(1)) {
+      if (ch === letter) return true;
+      if (values.includes(`-${ch}`)) return false;
+    }
+    return false;
+  });
+}
+
+const PG_RESTORE_VALUES = ['-d', '--dbname', '-f', '--file', '-F', '--format', '-h', '--host', '-p', '--port', '-U', '--username', '-j', '--jobs', '-n', '--schema', '-N', '--exclude-schema', '-t', '--table', '-T', '--trigger', '-I', '--index', '-P', '--function', '-L', '--use-list', '-S', '--superuser', '--role'];
+
 export const DATABASE_SPECS: readonly CommandSpec[] = [
+  // Restores that first drop what is there: `pg_restore --clean`, `mongorestore --drop`.
+  { names: ['pg_restore'], values: PG_RESTORE_VALUES, check: (c, s) => (c.options.includes('--clean') || shortFlag(c, 'c', PG_RESTORE_VALUES) ? flag(s, REASONS.sqlDrop) : undefined) },
+  { names: ['mongorestore'], rules: [{ option: /^--drop$/, reason: REASONS.sqlDrop }] },
   { names: ['psql'], clusters: true, values: ['-c', '--command', '-d', '--dbname', '-h', '--host', '-p', '--port', '-U', '--username', '-f', '--file', '-v', '--set', '-o'], check: statements(['-c', '--command']) },
   { names: ['mysql', 'mariadb'], clusters: true, values: ['-e', '--execute', '-u', '--user', '-h', '--host', '-P', '--port', '-D', '--database'], check: statements(['-e', '--execute']) },
   { names: ['sqlite3', 'duckdb', 'sqlite'], values: ['-c', '-cmd', '-s', '-separator'], check: statements(['-c', '-cmd'], (c) => c.operands.slice(1)) },

@@ -119,7 +119,9 @@ function find(command: Command, scan: Scan): void {
     if (['rm', 'shred', 'unlink', 'rmdir'].includes(inner[0] ?? '')) deletes = true;
     // `{}` is each file found: a path below every starting point (`-name etc` under `/`: `/etc` itself).
     const named = valuesAfter(args, '-name')[0];
-    for (const root of roots) scan.runArgv(inner.map((w) => w.replace('{}', `${root.replace(/\/$/, '')}/${named ?? '{}'}`)));
+    // `-maxdepth 0`: only the starting points themselves are found.
+    const rootsOnly = valuesAfter(args, '-maxdepth')[0] === '0';
+    for (const root of roots) scan.runArgv(inner.map((w) => w.replace('{}', rootsOnly ? root : `${root.replace(/\/$/, '')}/${named ?? '{}'}`)));
   });
   if (!deletes) return;
   scan.mutatesFiles = true;

@@ -3,7 +3,7 @@ import { flag, type Scan } from '../scan.js';
 import type { Command, CommandSpec, Rule } from './spec.js';
 
 /** Services and the machine itself: shutdown and reboot are hardline; stopping or unloading a service asks. */
-const SECURITY_SERVICE = /^(firewalld|ufw|apparmor|auditd|fail2ban|nftables|iptables|ip6tables|ebtables|shorewall|csf|lfd|selinux|clamav[\w-]*|clamd(@[\w-]+)?|sshguard|crowdsec[\w-]*|crowdstrike[\w-]*|falcon-sensor|falco|osqueryd|com\.apple\.alf|wazuh[\w-]*|ossec[\w-]*|sentinel[\w-]*|mdatp|snort|suricata|aide|rkhunter|auditbeat|elastic-agent|WinDefend)(\.service)?$/;
+const SECURITY_SERVICE = /^(firewalld|ufw|apparmor|auditd|fail2ban|nftables|iptables|ip6tables|ebtables|shorewall|csf|lfd|selinux|clamav[\w-]*|clamd(@[\w-]+)?|sshguard|crowdsec[\w-]*|crowdstrike[\w-]*|falcon-sensor|falco|osqueryd|com\.apple\.alf|wazuh[\w-]*|ossec[\w-]*|sentinel[\w-]*|mdatp|snort|suricata|aide|pf|rkhunter|auditbeat|elastic-agent|WinDefend)(\.service)?$/;
 
 const STOPS = 'stop|disable|mask|kill|isolate|unload|bootout|remove';
 
@@ -38,6 +38,14 @@ export const SERVICE_SPECS: readonly CommandSpec[] = [
   { names: ['loginctl'], rules: [{ sub: 'poweroff|reboot|halt', reason: REASONS.shutdown }, { sub: 'terminate-session|terminate-user|kill-session|kill-user', reason: REASONS.killProcesses }] },
   { names: ['service', 'rc-service'], check: service },
   { names: ['launchctl'], rules: LAUNCHCTL },
+  // OpenBSD: `rcctl stop|disable unit`, `rcctl set unit status off`.
+  { names: ['rcctl'], check: (c, s) => {
+    const [verb = '', unit = '', key = '', value = ''] = c.operands;
+    if (/^(stop|disable)$/.test(verb) || (verb === 'set' && key === 'status' && value === 'off')) {
+      flag(s, REASONS.stopService);
+      if (SECURITY_SERVICE.test(unit)) flag(s, REASONS.disableSecurity);
+    }
+  } },
   { names: ['sv'], rules: [{ sub: 'stop|down|kill|exit|force-stop', reason: REASONS.stopService }] },
   { names: ['update-rc.d'], rules: [{ sub: '* disable|remove', reason: REASONS.stopService }] },
   { names: ['rc-update'], rules: [{ sub: 'del|delete', reason: REASONS.stopService }] },

@@ -29,7 +29,9 @@ export function runsDownloadedFile(file: string | undefined, scan: Scan): boolea
 
 function shell(command: Command, scan: Scan): void {
   const { invocation } = command;
-  const codeAt = command.args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a) && !a.startsWith('--'));
+  const flagAt = command.args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a) && !a.startsWith('--'));
+  // `bash -c -- 'cmd'`: the code is the first word after the options.
+  const codeAt = flagAt !== -1 && command.args[flagAt + 1] === '--' ? flagAt + 1 : flagAt;
   if (codeAt !== -1) {
     const code = command.args[codeAt + 1];
     if (invocation.downloaded) flag(scan, REASONS.pipeToShell);
@@ -95,7 +97,8 @@ export function runWrittenFile(path: string, scan: Scan): boolean {
 function evaluate(command: Command, scan: Scan): void {
   if (command.invocation.downloaded) flag(scan, REASONS.pipeToShell);
   if (command.invocation.decoded) flag(scan, REASONS.obfuscatedCode);
-  runCode(command.args.join(' '), command, scan);
+  // `eval -- 'cmd'`: bash's eval takes `--` as the end of (no) options.
+  runCode((command.args[0] === '--' ? command.args.slice(1) : command.args).join(' '), command, scan);
 }
 
 /** Code that is only a download's unknown output says nothing more than "runs a download". */
