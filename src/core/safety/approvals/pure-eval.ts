@@ -28,6 +28,25 @@ const decodedText = (text: string): PureOutput => ({ text, decoded: true });
 
 /** A process-name pattern that matches every name (`.`, `^`, `.*`, `''`). */
 export const CATCH_ALL_PATTERN = /^(\^?\.[*+]?\$?|\^|\.\*|)$/;
+
+/** Process names of every shape: a pattern that matches them all matches any process. */
+const SAMPLE_NAMES = ['systemd', 'init', 'kthreadd', 'kworker/0:1H', 'sshd', 'Xorg', 'node', 'python3.12', 'a', '1', 'X-b_c.d'];
+
+/**
+ * `pkill .`, `pkill '[a-z]*'`, `killall -r '\w*'`: a regular expression that finds a match in every name (one that
+ * can match nothing matches everywhere). With `exact` (`pkill -x`), the whole name must match.
+ */
+export function matchesEveryName(pattern: string, exact = false): boolean {
+  if (CATCH_ALL_PATTERN.test(pattern)) return true;
+  if (pattern.includes(UNKNOWN) || pattern.length > 200) return false;
+  let re: RegExp;
+  try {
+    re = new RegExp(exact ? `^(?:${pattern})$` : pattern);
+  } catch {
+    return false;
+  }
+  return SAMPLE_NAMES.every((name) => re.test(name));
+}
 const ALL_PROCESSES_OUTPUT: PureOutput = { text: `${ALL_PROCESSES}\n`, decoded: false };
 
 /** find options that neither filter nor act: the starting points are still printed. */
@@ -116,14 +135,14 @@ const STAGES: Readonly<Record<string, Stage>> = {
     return { text: `${operands.join('\n')}\n`, decoded: false };
   },
   // Every process, however it is printed: what matters is that it is all of them.
-  ps: (args) => (args.some((a) => /^(-[a-zA-Z]*[eA][a-zA-Z]*|a?x|aux|ax[a-z]*|--everyone)$/.test(a)) ? ALL_PROCESSES_OUTPUT : null),
+  ps: (args) => (args.some((a) => /^(-[a-zA-Z]*[eA][a-zA-Z]*|-?a?x[a-zA-Z]*|-?aux[a-zA-Z]*|--everyone)$/.test(a)) ? ALL_PROCESSES_OUTPUT : null),
   // `pgrep .`: a pattern that matches any name lists every process.
   // `pgrep -v x` lists every process but the few that match; `pgrep -u root` with no pattern, every root process.
   pgrep: (args) => {
     const flags = flagsOf(args);
     const operands = operandsOf(args);
     const narrowed = flags.some((f) => /^-[a-zA-Z]*[uUgGtPs]$/.test(f));
-    if (!narrowed && (operands.some((p) => CATCH_ALL_PATTERN.test(p)) || flags.some((f) => /^-[a-zA-Z]*v[a-zA-Z]*$/.test(f) || f === '--inverse'))) return ALL_PROCESSES_OUTPUT;
+    if (!narrowed && (operands.some((p) => matchesEveryName(p, flags.some((f) => /^-[a-zA-Z]*x/.test(f)))) || flags.some((f) => /^-[a-zA-Z]*v[a-zA-Z]*$/.test(f) || f === '--inverse'))) return ALL_PROCESSES_OUTPUT;
     const user = args.findIndex((a) => a === '-u' || a === '-U' || a === '--euid' || a === '--uid');
     return user !== -1 && operands.length === 1 && /^(root|0)$/.test(args[user + 1] ?? '') && flags.length === 1 ? ALL_PROCESSES_OUTPUT : null;
   },
@@ -137,6 +156,8 @@ const STAGES: Readonly<Record<string, Stage>> = {
   // `sed 's/a/b/g'` on known text: one plain substitution (no regex metacharacters) is computed.
   sed: (args, stdin) => {
     const script = operandsOf(args);
+    // `ps -eo pid | sed 1d`, `sed -n '2,$p'`: the header dropped, every process still listed.
+    if (stdin === ALL_PROCESSES_OUTPUT.text && script.length === 1 && /^(1d|2,\$p?)$/.test(script[0] as string)) return ALL_PROCESSES_OUTPUT;
     if (stdin === null || script.length !== 1 || flagsOf(args).some((f) => f !== '-e')) return null;
     const s = /^s(.)([^\\.*[\]^$+?(){}|]*)\1([^\\&]*)\1(g?)$/.exec(script[0] as string);
     if (s === null) return null;

@@ -40,6 +40,8 @@ export function checkSelfWrite(target: string, scan: Scan): void {
 /** `hearth skills install …`, `hearth approvals revoke …`, `at`, `systemd-run --on-calendar`, `git clone … <skills dir>`. */
 export function classifySelfCommand(name: string, operands: string[], args: string[], scan: Scan): boolean {
   if (name === 'hearth') {
+    // `hearth --yolo run …`: another agent with every approval off.
+    if (args.some((a) => a === '--yolo' || /^--yolo=(true|1)$/i.test(a))) flag(scan, REASONS.disableSecurity);
     const changes = HEARTH_CHANGES[operands[0] ?? ''];
     if (changes === 'any' || (changes !== undefined && changes.has(operands[1] ?? ''))) flag(scan, REASONS.selfModification);
     return true;

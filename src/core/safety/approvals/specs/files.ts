@@ -165,6 +165,13 @@ function compile(command: Command, scan: Scan): void {
 }
 
 export const FILE_SPECS: readonly CommandSpec[] = [
+  // Filters that can write in place or to a named file: `yq -i … f.yaml`, `sort -o f`.
+  { names: ['yq'], values: ['-I', '--indent', '-o', '--output-format', '-p', '--input-format', '--from-file'], check: (c, s) => {
+    if (c.options.some((o) => /^-[a-zA-Z]*i[a-zA-Z]*$/.test(o) || o === '--inplace')) for (const target of c.operands) checkWriteTarget(target, s);
+  } },
+  { names: ['sort'], values: ['-o', '--output', '-k', '--key', '-t', '--field-separator', '-S', '--buffer-size', '-T', '--temporary-directory', '--parallel', '--files0-from', '--batch-size', '--compress-program', '--sort', '--random-source'], check: (c, s) => {
+    for (const target of valuesOf(c, '-o', '--output')) checkWriteTarget(target, s);
+  } },
   { names: ['gcc', 'cc', 'clang', 'g++', 'c++', 'clang++', 'tcc'], values: ['-o', '-I', '-L', '-l', '-D', '-x', '-std', '-include'], check: compile },
   { names: ['rm', 'trash', 'trash-put', 'srm'], check: rm },
   { names: ['rimraf', 'del-cli', 'del', 'rmrf'], check: (c, s) => judgeRecursiveDelete(c.operands, s) },

@@ -20,7 +20,7 @@ import { SYSTEM_SPECS } from './system.js';
  */
 const DATA_COMMANDS: CommandSpec = {
   names: [
-    'echo', 'printf', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sort', 'uniq', 'wc', 'cut', 'tr', 'jq', 'yq', 'ls', 'exa', 'eza', 'tree', 'stat',
+    'echo', 'printf', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'uniq', 'wc', 'cut', 'tr', 'jq', 'ls', 'exa', 'eza', 'tree', 'stat',
     'file', 'which', 'type', 'whereis', 'man', 'info', 'help', 'tldr', 'apropos', 'whatis', 'diff', 'cmp', 'comm', 'test', '[', '[[', 'true', 'false',
     'sleep', 'date', 'pwd', 'basename', 'dirname', 'realpath', 'readlink', 'alias', 'unalias', 'read', 'wait', 'seq', 'column', 'fmt', 'fold',
     'paste', 'join', 'split', 'md5sum', 'sha1sum', 'sha256sum', 'shasum', 'cksum', 'rev', 'say', 'notify-send', 'logger', 'exit', 'return',

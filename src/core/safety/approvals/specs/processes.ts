@@ -1,5 +1,5 @@
 import { resolvePath } from '../paths.js';
-import { CATCH_ALL_PATTERN } from '../pure-eval.js';
+import { matchesEveryName } from '../pure-eval.js';
 import { REASONS } from '../reasons.js';
 import { ALL_PROCESSES, flag, UNKNOWN, type Scan } from '../scan.js';
 import type { Command, CommandSpec } from './spec.js';
@@ -57,7 +57,11 @@ function killByName(command: Command, scan: Scan): void {
   if (command.args.length === 1 && /^(-l|--list)$/.test(command.args[0] as string)) return;
   const inverted = command.name === 'pkill' && command.options.some((o) => /^-[a-zA-Z]*v/.test(o) || o === '--inverse');
   // A pattern that matches any name (`pkill .`, `killall -r '.*'`) reaches every process as surely as kill -1.
-  const catchAll = (command.name === 'pkill' || command.options.some((o) => o === '-r' || o === '--regexp')) && command.operands.some((p) => CATCH_ALL_PATTERN.test(p)) && !command.options.some((o) => /^-[a-zA-Z]*[uUgGtPs]$/.test(o));
+  // pkill narrows by user, group, terminal, parent or session; killall by user, age or context (its `-s` is the signal).
+  const narrowing = command.name === 'killall' ? /^-[a-zA-Z]*[uyoZ]$/ : /^-[a-zA-Z]*[uUgGtPs]$/;
+  const exact = command.options.some((o) => /^-[a-zA-Z]*x/.test(o) || o === '--exact');
+  const regex = command.name === 'pkill' || command.options.some((o) => /^-[a-zA-Z]*r[a-zA-Z]*$/.test(o) || o === '--regexp');
+  const catchAll = regex && command.operands.some((p) => matchesEveryName(p, exact)) && !command.options.some((o) => narrowing.test(o));
   // `pkill -u root`, `killall -9 -u root`: with no name, every process root owns (init and every daemon).
   const users = ['-u', '-U', '--euid', '--uid', '--user'].flatMap((o) => command.optionValues.get(o) ?? []).flatMap((v) => v.split(','));
   const everyRootProcess = command.operands.length === 0 && users.some((u) => u === 'root' || u === '0');
