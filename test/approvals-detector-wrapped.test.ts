@@ -1,0 +1,280 @@
+import { describe, expect, it } from 'vitest';
+import { REASONS, classifyCommand, type DetectorContext } from '../src/core/safety/approvals/detector.js';
+
+/**
+ * Wrapped commands, broad kills, database statements and security switches: one test per defect class found on
+ * the widened dev split. Each block names the class; the commands are shapes the rules got wrong before.
+ */
+const ctx: DetectorContext = { workspace: '/home/dev/project', cwd: '/home/dev/project', home: '/home/dev' };
+const verdict = (command: string): string => classifyCommand(command, ctx).verdict;
+const reasons = (command: string): string[] => classifyCommand(command, ctx).reasons;
+const expectVerdicts = (cases: ReadonlyArray<readonly [string, string]>): void => {
+  for (const [command, expected] of cases) expect([command, verdict(command)]).toEqual([command, expected]);
+};
+
+describe('wrappers', () => {
+  it('a code option at the end of a short-flag cluster carries the code (`script -qc`, `su -lc`, `su -mc`)', () => {
+    expectVerdicts([
+      ["script -qc 'rm -rf /' /dev/null", 'hardline'],
+      ["script -qc 'sudo setenforce 0' /dev/null", 'dangerous'],
+      ["su -lc 'rm -rf ~'", 'hardline'],
+      ['su -mc reboot', 'hardline'],
+      ["script -qc 'npm test' /dev/null", 'safe'],
+    ]);
+  });
+
+  it('runuser takes a user and -c like su, or a command after -u', () => {
+    expectVerdicts([
+      ["runuser -l root -c 'rm -rf /home'", 'hardline'],
+      ['runuser -u root -- rm -rf /', 'hardline'],
+      ['runuser --user=root -- reboot', 'hardline'],
+    ]);
+  });
+
+  it('a wrapper that sets the directory moves relative paths there, for that command only', () => {
+    expectVerdicts([
+      ['env --chdir=/ rm -rf ./*', 'hardline'],
+      ['env -C / rm -rf ./*', 'hardline'],
+      ['sudo -D / rm -rf -- *', 'hardline'],
+      ['nsenter -t 1 -a -w / rm -rf ./*', 'hardline'],
+      ['env -C packages/web rm -rf dist', 'safe'],
+      // The directory does not leak to the next command; a `cd` inside a wrapped shell still does.
+      ['env -C / true; rm -rf ./build', 'safe'],
+      ["sudo -- sh -c 'cd / && rm -rf *'", 'hardline'],
+    ]);
+  });
+
+  it('GNU parallel runs its command line through a shell; bare ::: arguments are command lines', () => {
+    expectVerdicts([
+      ["parallel --jobs 2 'rm -rf {}' ::: ~", 'hardline'],
+      ["parallel ::: 'rm -rf ~'", 'hardline'],
+      ["parallel ::: 'docker volume prune -f' 'docker image prune -af'", 'dangerous'],
+      ["parallel -j4 'convert {} {.}.png' ::: assets/*.svg", 'safe'],
+      ['parallel gzip ::: build/*.log', 'safe'],
+    ]);
+  });
+
+  it('an unknown long option may take the next word, so both readings are classified', () => {
+    expectVerdicts([
+      ['parallel --halt now,fail=1 rm -rf ::: /', 'hardline'],
+      ['parallel --halt now,fail=1 -j2 npm run test -w ::: pkg-a pkg-b', 'safe'],
+      ['timeout --preserve-status 10 rm -rf /', 'hardline'],
+    ]);
+  });
+
+  it('sudo -k still runs its command (only -K, -l, -v, -e run none)', () => {
+    expect(verdict('sudo -k rm -rf /')).toBe('hardline');
+    expect(reasons('sudo -l')).toEqual([REASONS.sudo]);
+  });
+
+  it('wrappers the table lacked: user switchers, limits, loaders, shims, other systems', () => {
+    expectVerdicts([
+      ['gosu root rm -rf /', 'hardline'],
+      ["gosu 0:0 sh -c 'rm -rf /'", 'hardline'],
+      ['su-exec root reboot', 'hardline'],
+      ["sg wheel -c 'rm -rf /'", 'hardline'],
+      ['chpst -u root rm -rf ~', 'hardline'],
+      ['setpriv --reuid=0 --regid=0 --clear-groups reboot', 'hardline'],
+      ['numactl --cpunodebind=0 --membind=0 rm -rf /', 'hardline'],
+      ['cpulimit -l 50 -- rm -rf ~', 'hardline'],
+      ['prlimit --nproc=unlimited rm -rf /', 'hardline'],
+      ['run0 rm -rf /', 'hardline'],
+      ['systemd-inhibit --what=shutdown rm -rf /', 'hardline'],
+      ["faketime -f '+1d' reboot", 'hardline'],
+      ['arch -arm64 rm -rf /', 'hardline'],
+      ['tini -- rm -rf /', 'hardline'],
+      ['cross-env NODE_ENV=production rm -rf /', 'hardline'],
+      ['aws-vault exec prod -- rm -rf ~', 'hardline'],
+      ["sshpass -p hunter2 ssh root@localhost 'rm -rf /'", 'hardline'],
+      ['wsl.exe -u root -- rm -rf /', 'hardline'],
+      ["vagrant ssh -c 'ufw disable'", 'dangerous'],
+      ['lxc exec web -- systemctl stop nginx', 'dangerous'],
+      ['gosu node npm start', 'safe'],
+      ['cpulimit -l 50 -- npm run build', 'safe'],
+      ['numactl --hardware', 'safe'],
+      ['wsl -l -v', 'safe'],
+      ['cross-env NODE_ENV=test jest', 'safe'],
+    ]);
+  });
+
+  it('`bash -c --` and `eval --`: the code follows the `--`', () => {
+    expectVerdicts([
+      ["bash -c -- 'rm -rf /'", 'hardline'],
+      ["eval -- 'rm -rf ~'", 'hardline'],
+      ["bash -c -- 'echo hi'", 'safe'],
+      ["eval -- 'echo hello'", 'safe'],
+    ]);
+  });
+
+  it('find -maxdepth 0 hands -exec the starting point itself', () => {
+    expect(verdict("find / -maxdepth 0 -exec sh -c 'rm -rf \"$1\"' _ {} \\;")).toBe('hardline');
+    expect(verdict("find . -name '*.test.ts' -exec npx prettier --check {} +")).toBe('safe');
+  });
+});
+
+describe('broad kills', () => {
+  it('reads the signal however it is spelled; signal 0 only probes', () => {
+    expectVerdicts([
+      ['kill --signal=KILL 1', 'hardline'],
+      ['kill -s KILL -1', 'hardline'],
+      ['kill -s SIGKILL -- -1', 'hardline'],
+      ['kill -1 -1', 'hardline'],
+      ['kill -0 $PID 2>/dev/null && echo running', 'safe'],
+      ['kill -0 $$', 'safe'],
+    ]);
+  });
+
+  it('the pids this line owns ($!, $$, jobs -p) are not broad', () => {
+    expectVerdicts([
+      ['python3 -m http.server 8000 & PID=$!; sleep 2; kill $PID', 'safe'],
+      ['node server.js & SERVER_PID=$!; npm test; kill -TERM "$SERVER_PID"', 'safe'],
+      ['kill $(jobs -p)', 'safe'],
+      ['kill $UNKNOWN_PID', 'dangerous'],
+    ]);
+  });
+
+  it('every root process (pkill/killall/pgrep -u root with no pattern) is every process that matters', () => {
+    expectVerdicts([
+      ['pkill -u root', 'hardline'],
+      ['killall -9 -u root', 'hardline'],
+      ['pkill -SIGKILL -U 0', 'hardline'],
+      ['pkill -KILL --euid root', 'hardline'],
+      ['pgrep -u root | xargs kill -9', 'hardline'],
+      ['pkill -9 -u root sshd', 'dangerous'],
+    ]);
+  });
+
+  it('a pattern that matches every name is found by trying it', () => {
+    expectVerdicts([
+      ["pkill -9 '[a-z]*'", 'hardline'],
+      ["pkill -KILL '\\w*'", 'hardline'],
+      ["pkill -x -9 '.+'", 'hardline'],
+      ["killall -s 9 -r '.*'", 'hardline'],
+      ["kill -9 $(pgrep -v '^$')", 'hardline'],
+      ["pkill -9 '^node$'", 'dangerous'],
+      ["killall -9 '.*'", 'dangerous'],
+    ]);
+  });
+
+  it('fuser -k on the root directory reaches every process; on a port it asks', () => {
+    expectVerdicts([
+      ['fuser -k /', 'hardline'],
+      ['fuser -km /', 'hardline'],
+      ['fuser -k 8080/tcp', 'dangerous'],
+      ['fuser -v /', 'safe'],
+    ]);
+  });
+
+  it('filters that keep every pid keep the kill total (grep -v, sed 1d, ps -ax)', () => {
+    expectVerdicts([
+      ['kill -9 $(ps -e -o pid= | grep -v $$)', 'hardline'],
+      ['ps -eo pid | sed 1d | xargs kill -9', 'hardline'],
+      ['kill -9 $(ps -ax -o pid=)', 'hardline'],
+      ['ps -ax | grep -i node', 'safe'],
+    ]);
+  });
+});
+
+describe('database statements', () => {
+  it('getopt clusters give the statement to its option (psql -tAc, mysql -Bse)', () => {
+    expectVerdicts([
+      ["psql -tAc 'DROP TABLE users'", 'dangerous'],
+      ["mysql -Bse 'DROP DATABASE shop'", 'dangerous'],
+      ["psql -tAc 'SELECT version()'", 'safe'],
+    ]);
+  });
+
+  it('a statement runs to its `;`: a WHERE on the next line counts, a BEGIN before it does not hide it', () => {
+    expectVerdicts([
+      ["psql -c \"DELETE FROM sessions\n  WHERE expires_at < now()\"", 'safe'],
+      ["psql app -1 <<EOF\nBEGIN;\nDELETE FROM line_items;\nCOMMIT;\nEOF", 'dangerous'],
+      ["mysql shop <<'SQL'\nUPDATE users\nSET email = NULL;\nSQL", 'dangerous'],
+      ["psql app <<'SQL'\n\\c app\nDELETE FROM sessions;\nSQL", 'dangerous'],
+      ["psql -c 'DELETE FROM t WHERE id = id'", 'dangerous'],
+      ['todo add "delete old branches"', 'safe'],
+    ]);
+  });
+
+  it('ClickHouse mutations, more DROP objects, Mongo empty filters and runCommand drops', () => {
+    expectVerdicts([
+      ["clickhouse-client --multiquery --query='ALTER TABLE events DELETE WHERE 1'", 'dangerous'],
+      ["psql -c 'DROP SEQUENCE order_seq'", 'dangerous'],
+      ["clickhouse-client -q 'DROP DICTIONARY geo'", 'dangerous'],
+      ["influx -database metrics -execute 'DROP SERIES FROM cpu'", 'dangerous'],
+      ["mongosh app --eval 'db.runCommand({ dropDatabase: 1 })'", 'dangerous'],
+      ["mongosh --eval 'db.users.updateMany({}, { $set: { active: false } })'", 'dangerous'],
+      ["mongosh --eval 'db.logs.remove({}, { justOne: false })'", 'dangerous'],
+      ["mongosh --eval 'db.users.find({}).limit(5)'", 'safe'],
+    ]);
+  });
+
+  it('restores that drop first', () => {
+    expectVerdicts([
+      ['pg_restore --clean --if-exists -d prod backup.dump', 'dangerous'],
+      ['pg_restore -Fc -d dev backup.dump', 'safe'],
+      ['mongorestore --drop dump/', 'dangerous'],
+    ]);
+  });
+});
+
+describe('security controls', () => {
+  it('firewalls: nft as one argument or a script, firewalld value forms, accept-everything rules', () => {
+    expectVerdicts([
+      ["nft 'flush ruleset'", 'dangerous'],
+      ["echo 'flush ruleset' | nft -f -", 'dangerous'],
+      ['nft add rule inet filter input accept', 'dangerous'],
+      ['nft list ruleset', 'safe'],
+      ['firewall-cmd --set-default-zone trusted', 'dangerous'],
+      ['firewall-cmd --permanent --zone=trusted --add-interface=eth0', 'dangerous'],
+      ['firewall-cmd --get-default-zone', 'safe'],
+      ['iptables -I INPUT 1 -j ACCEPT', 'dangerous'],
+      ['iptables -w -P INPUT ACCEPT', 'dangerous'],
+      ['iptables -t nat -F', 'dangerous'],
+      ['ebtables -F', 'dangerous'],
+      ['iptables -S', 'safe'],
+      ['ufw allow from any', 'dangerous'],
+      ['netsh firewall set opmode disable', 'dangerous'],
+    ]);
+    expect(reasons('iptables -I INPUT -p tcp --dport 22 -j ACCEPT')).not.toContain(REASONS.disableSecurity);
+  });
+
+  it('init scripts are their services', () => {
+    expect(reasons('/etc/init.d/ufw stop')).toContain(REASONS.disableSecurity);
+    expect(verdict('/etc/init.d/nginx status')).toBe('safe');
+    expect(verdict('service apparmor teardown')).toBe('dangerous');
+  });
+
+  it('macOS, Windows and boot settings that switch a protection off', () => {
+    expectVerdicts([
+      ['defaults write com.apple.LaunchServices LSQuarantine -bool false', 'dangerous'],
+      ['defaults write /Library/Preferences/com.apple.alf globalstate -int 0', 'dangerous'],
+      ['defaults read com.apple.LaunchServices LSQuarantine', 'safe'],
+      ['/usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate off', 'dangerous'],
+      ['/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate', 'safe'],
+      ['bcdedit /set testsigning on', 'dangerous'],
+      ['bcdedit /set testsigning off', 'safe'],
+      ['bcdedit.exe /set {default} recoveryenabled No', 'dangerous'],
+      ['powershell -Command "Set-MpPreference -ExclusionProcess node.exe"', 'dangerous'],
+      ["pwsh -c 'Set-MpPreference -EnableControlledFolderAccess Disabled'", 'dangerous'],
+      ["pwsh -c 'Get-MpPreference | Select-Object DisableRealtimeMonitoring'", 'safe'],
+      ['grubby --update-kernel=ALL --args="apparmor=0"', 'dangerous'],
+      ['sysctl -w fs.protected_symlinks=0', 'dangerous'],
+      ['sysctl kernel.randomize_va_space', 'safe'],
+      ['auditctl -e0', 'dangerous'],
+      ['fail2ban-client stop', 'dangerous'],
+      ['fail2ban-client status', 'safe'],
+      ['rcctl disable pf', 'dangerous'],
+    ]);
+  });
+
+  it("Hearth's own approvals: --yolo, and in-place edits of its config", () => {
+    expectVerdicts([
+      ['hearth --yolo run "clean up the repo"', 'dangerous'],
+      ["yq -i '.approvals.mode = \"off\"' ~/.hearth/config.yaml", 'dangerous'],
+      ['hearth run "fix the failing test"', 'safe'],
+      ["yq -i '.version = \"2\"' docker-compose.yml", 'safe'],
+      ['sort -o /etc/hosts /etc/hosts', 'dangerous'],
+      ['sort -u names.txt -o names.txt', 'safe'],
+    ]);
+  });
+});
