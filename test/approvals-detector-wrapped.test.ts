@@ -106,6 +106,40 @@ describe('wrappers', () => {
     ]);
   });
 
+  it('a new container runs its command remotely; what would wreck this machine only asks there', () => {
+    expectVerdicts([
+      ["docker run --rm -i postgres:16 psql -h db -U app -c 'DROP TABLE users'", 'dangerous'],
+      ['docker compose run --rm web rails db:drop', 'dangerous'],
+      ["kubectl run psql --rm -i --image=postgres -- psql -h db -c 'DROP TABLE x'", 'dangerous'],
+      ["docker run --entrypoint /bin/sh --rm alpine -c 'rm -rf /'", 'dangerous'],
+      ['docker run -it --rm -v $PWD:/src -w /src node:20 npm test', 'safe'],
+      ['docker run -d -p 80:80 nginx', 'safe'],
+    ]);
+    expect(reasons('docker run --rm alpine rm -rf /')).toEqual([REASONS.containedHardline]);
+  });
+
+  it('remote runners (ansible, salt, pdsh, clush, pssh, fly/gcloud ssh, az run-command, ssm) and multiplexers run their text', () => {
+    expectVerdicts([
+      ["ansible all -i hosts -b -m shell -a 'iptables -F'", 'dangerous'],
+      ["salt '*' cmd.run 'ufw disable'", 'dangerous'],
+      ["pdsh -w web[1-5] 'systemctl stop nginx'", 'dangerous'],
+      ["clush -w node[1-4] 'rm -rf /scratch/*'", 'dangerous'],
+      ["fly ssh console -C 'rm -rf /data'", 'dangerous'],
+      ["gcloud compute ssh vm1 --command='sudo systemctl stop nginx'", 'dangerous'],
+      ["az vm run-command invoke -g rg -n vm --command-id RunShellScript --scripts 'ufw disable'", 'dangerous'],
+      ["aws ssm send-command --instance-ids i-0abc --document-name AWS-RunShellScript --parameters '{\"commands\":[\"systemctl stop nginx\"]}'", 'dangerous'],
+      ["tmux new-session -d 'rm -rf ~'", 'hardline'],
+      ["tmux new-window -c / 'rm -rf ./*'", 'hardline'],
+      ['screen -dmS wipe rm -rf ~', 'hardline'],
+      ['ansible all -m ping', 'safe'],
+      ["salt '*' cmd.run 'uptime'", 'safe'],
+      ["tmux new -d -s dev 'npm run dev'", 'safe'],
+      ['tmux ls', 'safe'],
+    ]);
+    // screen keeps its own rule (`-X quit` ends a session) as well as running what it is given.
+    expect(reasons('screen -S build -X quit')).toContain(REASONS.killProcesses);
+  });
+
   it('find -maxdepth 0 hands -exec the starting point itself', () => {
     expect(verdict("find / -maxdepth 0 -exec sh -c 'rm -rf \"$1\"' _ {} \\;")).toBe('hardline');
     expect(verdict("find . -name '*.test.ts' -exec npx prettier --check {} +")).toBe('safe');

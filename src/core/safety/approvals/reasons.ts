@@ -49,6 +49,7 @@ export const REASONS = {
   persistence: 'makes something run at every login or boot (launch agents, login items, enabled units, scheduled tasks)',
   outsideDelete: 'deletes or empties files outside the workspace',
   unknownWrapper: 'passes what would be a flagged command to a program the checker does not know',
+  containedHardline: 'runs, inside a new container, a command that would wreck the machine it ran on',
 } as const;
 
 export type Reason = (typeof REASONS)[keyof typeof REASONS];

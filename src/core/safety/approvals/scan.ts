@@ -50,6 +50,17 @@ export interface Scan {
   runArgv(argv: string[]): void;
 }
 
+/** Classifies shell code that runs on other machines (`salt '*' cmd.run …`, `aws ssm send-command`): remote, like ssh. */
+export function runRemoteShell(scan: Scan, code: string): void {
+  const remote = scan.remote;
+  scan.remote = true;
+  try {
+    scan.runShell(code);
+  } finally {
+    scan.remote = remote;
+  }
+}
+
 /** Records a finding; `irreversible` false only for changes confined to workspace files a checkpoint restores. */
 export function flag(scan: Scan, reason: string, irreversible = true): void {
   const reach = irreversible || scan.remote;

@@ -25,7 +25,7 @@ export interface WrapperSpec {
   remote?: boolean;
   /** `NAME=value` words are skipped (env, sudo). */
   assignments?: boolean;
-  /** The wrapper is a subcommand of this word (`docker exec`, `poetry run`). */
+  /** The wrapper is a subcommand of this word (`docker exec`, `poetry run`); `a|b` for aliases (`tmux new-session|new`). */
   sub?: string;
   /** Words that may stand between the name and `sub` (`docker compose exec`). */
   between?: readonly string[];
@@ -42,6 +42,8 @@ export interface WrapperSpec {
    * its command only through a code option (`runuser -u root -- cmd` vs `runuser -l root -c 'cmd'`).
    */
   commandWith?: readonly string[];
+  /** The program has rules of its own too (`screen -X quit`): its own argv is classified as well as what it runs. */
+  alsoSelf?: boolean;
 }
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
@@ -123,6 +125,20 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['vagrant', { sub: 'ssh', code: ['-c', '--command'], positional: Number.POSITIVE_INFINITY, remote: true }],
   ['toolbox', { sub: 'run', values: ['-c', '--container', '-d', '--distro', '-r', '--release'] }],
   ['distrobox', { sub: 'enter', values: ['-n', '--name', '-a', '--additional-flags'], positional: 1 }],
+  // Terminal multiplexers start their command detached (`tmux new -d 'cmd'`, `screen -dmS name cmd`).
+  ['tmux', { sub: 'new-session|new|new-window|neww|split-window|splitw|respawn-pane|respawnp|respawn-window|respawnw', flags: ['-d', '-A', '-D', '-E', '-P', '-X', '-h', '-v', '-b', '-f', '-Z', '-I', '-k'], values: ['-s', '-n', '-t', '-c', '-x', '-y', '-e', '-F', '-l', '-p'], joinsArgs: true, chdir: ['-c'] }],
+  ['screen', { flags: ['-d', '-m', '-dm', '-L', '-a', '-A', '-i', '-l', '-ln', '-O', '-U', '-q'], values: ['-S', '-c', '-e', '-h', '-p', '-T', '-t', '-s', '-Logfile'], noCommand: ['-X', '-r', '-R', '-x', '-ls', '-list', '-wipe', '-D', '-Q', '-v'], alsoSelf: true }],
+  // Commands run on many hosts at once, or on a cloud VM through its CLI: remote, like ssh.
+  ['pdsh', { flags: ['-S', '-b', '-d', '-N', '-L', '-q', '-V'], values: ['-w', '-x', '-l', '-R', '-f', '-t', '-u', '-g', '-X', '-M'], joinsArgs: true, remote: true }],
+  ['pssh', { flags: ['-i', '--inline', '-A', '-v', '-P', '-I', '--inline-stdout'], values: ['-h', '-H', '-l', '-p', '-o', '-e', '-t', '-O', '-x', '-X', '--hosts', '--host', '--user', '--par', '--outdir', '--errdir', '--timeout', '--option', '--extra-args'], joinsArgs: true, remote: true }],
+  ['parallel-ssh', { flags: ['-i', '--inline', '-A', '-v', '-P', '-I', '--inline-stdout'], values: ['-h', '-H', '-l', '-p', '-o', '-e', '-t', '-O', '-x', '-X', '--hosts', '--host', '--user', '--par', '--outdir', '--errdir', '--timeout', '--option', '--extra-args'], joinsArgs: true, remote: true }],
+  ['clush', { flags: ['-b', '-B', '-a', '-q', '-v', '-L', '-N', '-S', '-d'], values: ['-w', '-x', '-g', '-X', '-l', '-f', '-t', '-u', '-o', '-R', '-E', '--hostfile'], joinsArgs: true, remote: true }],
+  // `ansible hosts -m shell -a 'cmd'`: the module's arguments are the command (shell, command, raw).
+  ['ansible', { flags: ['-b', '--become', '-K', '-k', '-C', '--check', '-D', '--diff', '-o', '--one-line', '-v', '-vv', '-vvv', '-vvvv'], values: ['-m', '--module-name', '-i', '--inventory', '-u', '--user', '-e', '--extra-vars', '-f', '--forks', '-l', '--limit', '-B', '--background', '-P', '--poll', '--become-user', '--become-method', '-c', '--connection', '-t', '--tree', '-T', '--timeout', '-M', '--module-path', '--private-key', '--vault-password-file', '--vault-id'], code: ['-a', '--args'], positional: 1, remote: true }],
+  ['fly', { sub: 'console', between: ['ssh'], values: ['-a', '--app', '-s', '--select', '-u', '--user', '-r', '--region', '--machine', '--address', '--process-group', '-o', '--org', '--container'], code: ['-C', '--command'], remote: true }],
+  ['flyctl', { sub: 'console', between: ['ssh'], values: ['-a', '--app', '-s', '--select', '-u', '--user', '-r', '--region', '--machine', '--address', '--process-group', '-o', '--org', '--container'], code: ['-C', '--command'], remote: true }],
+  ['gcloud', { sub: 'ssh', between: ['compute', 'alpha', 'beta', 'cloud-shell'], values: ['--zone', '--project', '--ssh-key-file', '--ssh-flag', '--account', '--configuration', '--internal-ip', '--strict-host-key-checking', '--container', '--ssh-key-expire-after'], code: ['--command'], positional: 1, joinsArgs: true, remote: true }],
+  ['az', { sub: 'invoke', between: ['vm', 'run-command'], values: ['-g', '--resource-group', '-n', '--name', '--command-id', '--ids', '--subscription', '--parameters'], code: ['--scripts'], remote: true }],
   ['sshpass', { flags: ['-e', '-v'], values: ['-p', '-f', '-d', '-P'] }],
   ['parallel', { values: ['-j', '--jobs', '-S', '--sshlogin', '--joblog', '--results', '-N', '--max-args', '--delay', '--timeout', '-a', '--arg-file', '-d', '--delimiter', '-I', '--colsep'], readsArgs: true, viaShell: true }],
   ['toybox', {}],
@@ -195,11 +211,12 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
   while (start < argv.length && ASSIGNMENT.test(argv[start] as string)) start += 1;
   const name = commandName(argv[start] ?? '');
   const spec = WRAPPERS.get(name);
-  const subAt = spec?.sub === undefined ? start : argv.indexOf(spec.sub, start + 1);
+  const subAt = spec?.sub === undefined ? start : subcommandAt(argv, spec.sub, start + 1);
   if (spec === undefined || guard > 16 || subAt === -1 || (spec.sub !== undefined && argv.slice(start + 1, subAt).some((w) => !w.startsWith('-') && spec.between?.includes(w) !== true))) {
     results.push({ ...outer, argv: argv.slice(start) });
     return;
   }
+  if (spec.alsoSelf === true) results.push({ ...outer, argv: argv.slice(start) });
   const here: Unwrapped = { ...outer, code: [...outer.code], wrappers: [...outer.wrappers, name], root: outer.root || spec.root === true, remote: outer.remote || spec.remote === true };
   const values = new Set(spec.values ?? []);
   const codeOptions = new Set(spec.code ?? []);
@@ -278,6 +295,13 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
     if (inner.length === 0) results.push({ ...here, argv: [] });
     else unwrapInto(inner, { ...here, code: [...here.code] }, stdinWords, results, guard + 1);
   }
+}
+
+/** Where the wrapper's subcommand (`exec`, or one of `a|b` aliases) stands, or -1. */
+function subcommandAt(argv: readonly string[], sub: string, from: number): number {
+  if (!sub.includes('|')) return argv.indexOf(sub, from);
+  const names = sub.split('|');
+  return argv.findIndex((w, i) => i >= from && names.includes(w));
 }
 
 /** `-qc`: short flags with no value, the last of which is one of `options`. */

@@ -1,7 +1,7 @@
 import { destructiveWord } from '../generic-verbs.js';
 import { destroysData } from './databases.js';
 import { REASONS } from '../reasons.js';
-import { flag, type Scan } from '../scan.js';
+import { flag, runRemoteShell, type Scan } from '../scan.js';
 import type { Command, CommandSpec } from './spec.js';
 
 /**
@@ -22,10 +22,39 @@ function cloudVerbs(command: Command, scan: Scan): void {
   if (zero || (pieces.includes('scale') && command.operands.some((o) => /^[\w-]+=0$/.test(o)))) flag(scan, REASONS.cloudDelete);
 }
 
+/**
+ * `aws ssm send-command --parameters commands='…'` (or `'{"commands":["…"]}'`, `commands=["a","b"]`): shell run on
+ * the instances.
+ */
+function ssmCommands(command: Command, scan: Scan): void {
+  if (command.name !== 'aws' || command.operands[0] !== 'ssm' || command.operands[1] !== 'send-command') return;
+  const args = command.args;
+  const parameters = args.flatMap((a, i) => (a === '--parameters' ? [args[i + 1] ?? ''] : a.startsWith('--parameters=') ? [a.slice('--parameters='.length)] : []));
+  for (const value of parameters) {
+    let commands: string[] = [];
+    try {
+      const parsed = JSON.parse(value) as { commands?: unknown };
+      if (Array.isArray(parsed.commands)) commands = parsed.commands.filter((c): c is string => typeof c === 'string');
+    } catch {
+      const list = /^commands=(.*)$/s.exec(value)?.[1] ?? '';
+      try {
+        const parsed = JSON.parse(list) as unknown;
+        commands = Array.isArray(parsed) ? parsed.filter((c): c is string => typeof c === 'string') : [list];
+      } catch {
+        commands = [list];
+      }
+    }
+    for (const code of commands) if (code !== '') runRemoteShell(scan, code);
+  }
+}
+
 const destroy = REASONS.cloudDelete;
 
 export const CLOUD_SPECS: readonly CommandSpec[] = [
-  { names: ['aws', 'gcloud', 'az', 'gsutil', 'heroku', 'fly', 'flyctl', 'vercel', 'netlify', 'doctl', 'linode-cli', 'hcloud', 'oci', 'ibmcloud', 'scw', 'vultr-cli', 'railway', 'render', 'firebase', 'supabase', 'wrangler', 'gh', 'glab', 'eksctl', 'sam', 'cdk', 'serverless', 'sls', 'amplify', 'ecs-cli', 'copilot', 'aliyun', 'tccli', 'nomad', 'consul', 'vault', 'kamal', 'dokku', 'caprover', 'exoscale', 'upcloud', 'openstack', 'nova', 'cf', 'rhc', 'ionosctl', 'civo', 'metal', 'triton'], values: ['--region', '--profile', '--project', '-a', '--app', '--output', '-o', '--query', '--format', '--zone', '-g', '--resource-group', '--subscription', '-R', '--repo', '--scope', '-t', '--token'], check: cloudVerbs },
+  { names: ['aws', 'gcloud', 'az', 'gsutil', 'heroku', 'fly', 'flyctl', 'vercel', 'netlify', 'doctl', 'linode-cli', 'hcloud', 'oci', 'ibmcloud', 'scw', 'vultr-cli', 'railway', 'render', 'firebase', 'supabase', 'wrangler', 'gh', 'glab', 'eksctl', 'sam', 'cdk', 'serverless', 'sls', 'amplify', 'ecs-cli', 'copilot', 'aliyun', 'tccli', 'nomad', 'consul', 'vault', 'kamal', 'dokku', 'caprover', 'exoscale', 'upcloud', 'openstack', 'nova', 'cf', 'rhc', 'ionosctl', 'civo', 'metal', 'triton'], values: ['--region', '--profile', '--project', '-a', '--app', '--output', '-o', '--query', '--format', '--zone', '-g', '--resource-group', '--subscription', '-R', '--repo', '--scope', '-t', '--token'], check: (c, s) => {
+    cloudVerbs(c, s);
+    ssmCommands(c, s);
+  } },
   { names: ['terraform', 'tofu', 'terragrunt'], rules: [{ sub: 'destroy', reason: destroy }, { sub: 'run-all|run', operand: /^destroy$/, reason: destroy }, { sub: 'apply|plan', option: /^--?destroy$/, unless: /^plan$/, reason: destroy }, { sub: 'state', operand: /^(rm|replace-provider|push)$/, reason: destroy }, { sub: 'workspace', operand: /^delete$/, reason: destroy }, { sub: 'apply', option: /^-?-replace=/, reason: destroy }, { sub: 'force-unlock|taint', reason: destroy }] },
   { names: ['pulumi'], rules: [{ sub: 'destroy|down', reason: destroy }, { sub: 'stack', operand: /^(rm|remove)$/, reason: destroy }, { sub: 'state', operand: /^(delete|unprotect)$/, reason: destroy }] },
 ];

@@ -1,4 +1,4 @@
-import { REASONS } from '../reasons.js';
+import { HARDLINE_REASONS, REASONS } from '../reasons.js';
 import { flag, type Scan } from '../scan.js';
 import type { Command, CommandSpec, Rule } from './spec.js';
 
@@ -30,15 +30,72 @@ function hostAccess(command: Command, scan: Scan): void {
   if (access) flag(scan, REASONS.hostContainer);
 }
 
+/** `docker run` options that take no value; every other option does (`-e X`, `--name n`, `-p 80:80`). */
+const RUN_FLAGS = /^(-[ditPq]+|--(rm|init|privileged|read-only|detach|interactive|tty|no-healthcheck|oom-kill-disable|quiet|publish-all|sig-proxy|no-deps|service-ports|use-aliases|build|remove-orphans|no-TTY)|-T)$/;
+
+/**
+ * The command a new container runs: `docker run [opts] IMAGE cmd…` (`--entrypoint X` first), `docker compose run
+ * [opts] SERVICE cmd…`, `kubectl run NAME … -- cmd…`. Null when there is none.
+ */
+function containerCommand(command: Command): string[] | null {
+  const args = command.args;
+  const kube = ['kubectl', 'oc', 'k'].includes(command.name);
+  const [first, second] = command.operands;
+  if (!(first === 'run' || (!kube && first === 'compose' && second === 'run'))) return null;
+  const runAt = args.indexOf('run');
+  if (kube) {
+    const dashes = args.indexOf('--', runAt);
+    return dashes === -1 ? null : args.slice(dashes + 1);
+  }
+  let entrypoint: string | undefined;
+  for (let i = runAt + 1; i < args.length; i += 1) {
+    const a = args[i] as string;
+    if (a === '--') return args.slice(i + 1);
+    if (!a.startsWith('-')) {
+      const rest = args.slice(i + 1);
+      return entrypoint === undefined ? rest : [entrypoint, ...rest];
+    }
+    if (a === '--entrypoint') entrypoint = args[i + 1];
+    else if (a.startsWith('--entrypoint=')) entrypoint = a.slice('--entrypoint='.length);
+    if (!RUN_FLAGS.test(a) && !a.includes('=')) i += 1;
+  }
+  return null;
+}
+
+/**
+ * What a new container runs is classified, remote as through ssh; what would be hardline here stays dangerous there
+ * (a fresh container's root is its own), under a reason of its own. Host access is judged separately (hostAccess).
+ */
+function containedRun(command: Command, scan: Scan): void {
+  const inner = containerCommand(command);
+  if (inner === null || inner.length === 0 || scan.depth > 4) return;
+  const before = new Set(scan.found.keys());
+  const remote = scan.remote;
+  scan.remote = true;
+  scan.depth += 1;
+  try {
+    scan.runArgv(inner);
+  } finally {
+    scan.remote = remote;
+    scan.depth -= 1;
+  }
+  for (const reason of [...scan.found.keys()]) {
+    if (before.has(reason) || !HARDLINE_REASONS.has(reason)) continue;
+    scan.found.delete(reason);
+    flag(scan, REASONS.containedHardline);
+  }
+}
+
 const cluster = REASONS.cloudDelete;
 const KUBECTL_VALUES = ['-n', '--namespace', '--context', '-l', '--selector', '-f', '--filename', '-o', '--output', '-c', '--container', '--kubeconfig', '--cluster', '--user', '-s', '--server', '--field-selector', '--grace-period', '--timeout'];
 
 export const CONTAINER_SPECS: readonly CommandSpec[] = [
   { names: ['docker', 'podman', 'nerdctl', 'docker-compose', 'podman-compose'], values: ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level', '-f', '--file', '-p', '--project-name', '--filter', '-e', '--env', '-v', '--volume', '--name', '-w', '--workdir', '-u', '--user', '--network', '--entrypoint', '--mount', '--platform'], rules: DOCKER_RULES, check: (c, s) => {
     hostAccess(c, s);
+    containedRun(c, s);
     if (c.name.endsWith('-compose') && (c.operands[0] === 'rm' || (c.operands[0] === 'down' && c.options.some((o) => /^(-v|--volumes)$/.test(o))))) flag(s, gone);
   } },
-  { names: ['kubectl', 'oc', 'k'], values: KUBECTL_VALUES, rules: [
+  { names: ['kubectl', 'oc', 'k'], values: KUBECTL_VALUES, check: containedRun, rules: [
     { sub: 'delete', reason: cluster },
     { sub: 'drain|cordon|taint', reason: cluster },
     { sub: 'scale', option: /^--replicas=0$/, reason: cluster },

@@ -1,5 +1,5 @@
 import { REASONS } from '../reasons.js';
-import { flag, UNKNOWN, type Scan } from '../scan.js';
+import { flag, runRemoteShell, UNKNOWN, type Scan } from '../scan.js';
 import type { Stdin } from '../invocation.js';
 import type { Command, CommandSpec } from './spec.js';
 
@@ -120,5 +120,10 @@ export const SHELL_SPECS: readonly CommandSpec[] = [
   } },
   { names: [...SHELLS], values: ['-o', '+o', '-O', '+O', '--rcfile', '--init-file'], check: shell },
   { names: ['eval'], check: evaluate },
+  // `salt '*' cmd.run 'cmd'`: the execution functions run their argument as shell on every targeted minion.
+  { names: ['salt', 'salt-ssh', 'salt-call'], values: ['-t', '--timeout', '--out', '-b', '--batch-size', '-c', '--config-dir', '--out-file', '-l', '--log-level'], check: (c, s) => {
+    const at = c.operands.findIndex((o) => /^cmd\.(run|shell|run_all|run_stdout|run_bg|script|exec_code|powershell)$/.test(o));
+    if (at !== -1 && c.operands[at + 1] !== undefined) runRemoteShell(s, c.operands.slice(at + 1).join(' '));
+  } },
   { names: ['source', '.'], check: source },
 ];
