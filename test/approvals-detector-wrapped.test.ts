@@ -190,6 +190,38 @@ describe('broad kills', () => {
     ]);
   });
 
+  it('interpreters: signal first or pid first, SIGKILL to init, and kills of every listed /proc entry', () => {
+    expectVerdicts([
+      ["perl -e 'kill 9, -1'", 'hardline'],
+      ["perl -e 'kill TERM => -1'", 'hardline'],
+      ["ruby -e 'Process.kill(\"KILL\", -1)'", 'hardline'],
+      ["ruby -e 'Process.kill(:KILL, 1)'", 'hardline'],
+      ["node -e \"process.kill(1, 'SIGKILL')\"", 'hardline'],
+      ["python3 -c 'import os, signal; os.kill(1, signal.SIGKILL)'", 'hardline'],
+      ["python3 -c 'import psutil; [p.kill() for p in psutil.process_iter()]'", 'hardline'],
+      ["python -c 'import os;[os.kill(int(p),9) for p in os.listdir(\"/proc\") if p.isdigit()]'", 'hardline'],
+      ["python3 -c 'import psutil; [p.kill() for p in psutil.process_iter() if p.name() == \"node\"]'", 'dangerous'],
+      ["python3 -c 'import os, signal; os.kill(1, signal.SIGTERM)'", 'dangerous'],
+      ["perl -e 'kill 15, $pid'", 'dangerous'],
+      ["python3 -c 'import os; print(len(os.listdir(\"/proc\")))'", 'safe'],
+      ["python3 -c 'print(\"kill\", -1)'", 'safe'],
+    ]);
+  });
+
+  it('pid 1 by name, and reordering or joining every pid', () => {
+    expectVerdicts([
+      ['kill -9 $(pidof systemd)', 'hardline'],
+      ['kill -9 $(pgrep -x init)', 'hardline'],
+      ["ps -e -o pid | awk 'NR>1' | xargs kill -9", 'hardline'],
+      ['ps -e -o pid= | sort -rn | xargs kill -9', 'hardline'],
+      ["kill -9 $(ps -e -o pid= | paste -sd' ')", 'hardline'],
+      ['for pid in /proc/[0-9]*/; do kill -9 $(basename $pid); done', 'hardline'],
+      ['kill $(pidof node)', 'dangerous'],
+      ['pidof systemd', 'safe'],
+      ['for d in /proc/[0-9]*/; do cat $d/comm; done', 'safe'],
+    ]);
+  });
+
   it('fuser -k on the root directory reaches every process; on a port it asks', () => {
     expectVerdicts([
       ['fuser -k /', 'hardline'],

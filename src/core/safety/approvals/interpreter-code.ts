@@ -61,8 +61,25 @@ const FORK_LOOP = [
 const SELF_SPAWN = /\b(?:spawn|fork|exec|execFile|spawnSync|Popen|run)\w*\s*\(\s*(?:process\.execPath|process\.argv\[0\]|sys\.executable)\s*,\s*\[?\s*(?:__filename|process\.argv\[1\]|__file__|sys\.argv\[0\])/g;
 /** `os.chmod('/etc/passwd', 0o777)`, `fs.chmodSync(…)`, `File.chmod(…)`: judged by the path, like chmod. */
 const PERMISSION_CALLS = /\b(?:os\.chmod|os\.chown|os\.lchown|shutil\.chown|fs\.chmodSync|fs\.chmod|fs\.chownSync|fs\.chown|File\.chmod|File\.chown|FileUtils\.chmod(?:_R)?|FileUtils\.chown(?:_R)?|Deno\.chmod(?:Sync)?|(?<![\w.])chmod|(?<![\w.])chown)\s*\(\s*(?:[0-7]+\s*,\s*)?/g;
-const KILL_ALL = /\b(?:os\.kill|process\.kill|Process\.kill|posix_kill)\s*\(\s*-1\s*,/;
-const KILL_CALL = /\b(?:os\.kill|os\.killpg|process\.kill|Process\.kill|posix_kill|signal\.pthread_kill)\s*\(/;
+/** A signal spelled as SIGKILL: `9`, `signal.SIGKILL`, `'SIGKILL'`, `"KILL"`, `:KILL`, `-9` (perl's group form). */
+const SIGKILL_ARG = String.raw`(?:-?9|(?:signal\.|Signal\.|POSIX::)?SIGKILL|['"](?:SIG)?KILL['"]|:KILL)`;
+/**
+ * Every process, or SIGKILL to init: pid first (`os.kill(-1, …)`, `process.kill(-1)`, `posix_kill(-1, …)`,
+ * `os.kill(1, 9)`), or signal first (Ruby's `Process.kill(sig, -1)`, Perl's `kill 9, -1` / `kill('KILL', 1)`).
+ */
+const KILL_ALL: readonly RegExp[] = [
+  /\b(?:os\.kill|process\.kill|posix_kill)\s*\(\s*-1\s*[,)]/,
+  new RegExp(String.raw`\b(?:os\.kill|process\.kill|posix_kill)\s*\(\s*1\s*,\s*${SIGKILL_ARG}\s*\)`),
+  /\bProcess\.kill\s*\(\s*[^,()]+,\s*(?:[^)]*,\s*)?-1\s*[,)]/,
+  new RegExp(String.raw`\bProcess\.kill\s*\(\s*${SIGKILL_ARG}\s*,\s*1\s*\)`),
+  /(?<![\w.$>])kill\s*\(?\s*['"]?-?\w+['"]?\s*(?:,|=>)\s*(?:[^;)]*,\s*)?-1\b/,
+  new RegExp(String.raw`(?<![\w.$>])kill\s*\(?\s*${SIGKILL_ARG}\s*(?:,|=>)\s*1\s*[;)]?\s*$`, 'm'),
+];
+/** Code that lists every process (`os.listdir('/proc')`, `psutil.process_iter()`, `readdirSync('/proc')`, `Dir.glob('/proc/*')`). */
+const EVERY_PROCESS = /\blistdir\s*\(\s*['"]\/proc\/?['"]|\bglob\s*\(\s*['"]\/proc\/|\breaddirSync\s*\(\s*['"]\/proc\/?['"]|\bDir\.(?:glob|entries|children|each_child)\s*\(\s*['"]\/proc|\bpsutil\.(?:process_iter|pids)\s*\(|\bopendir\s*\([^)]*['"]\/proc\/?['"]/;
+/** …narrowed by what the process is (its name, command line, owner). */
+const PROCESS_FILTER = /\.(?:name|cmdline|username|exe|uids)\s*\(|\.info\s*\[|\/proc\/[^'"]*\/(?:comm|cmdline|status)/;
+const KILL_CALL = /\b(?:os\.kill|os\.killpg|process\.kill|Process\.kill|posix_kill|signal\.pthread_kill)\s*\(|(?<![\w.$>])kill\s*\(?\s*['"]?-?\w+['"]?\s*(?:,|=>)\s*\$?\w/;
 const DECODE_AND_RUN = /\b(?:exec|eval|system|Function)\s*\([^;\n]{0,80}?(?:b64decode|atob|Buffer\.from\([^)]*base64|decode\(\s*['"]base64|unpack\s*\(?\s*['"]m|base64_decode|decode64|codecs\.decode)/;
 const BASE64_LITERAL = /(?:b64decode|atob|Buffer\.from|base64_decode|decode64|unpack\s*\(?\s*['"]m['"]\s*,)\s*\(?\s*b?['"]([A-Za-z0-9+/=]{8,})['"]/g;
 
@@ -137,8 +154,9 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
   if (SOCKET.test(code) && SHELL_WIRING.test(code)) flag(scan, REASONS.remoteShell);
   if (NETWORK.test(code) && (WHOLE_ENVIRONMENT.test(code) || SECRET_FILES.test(code))) flag(scan, REASONS.exfiltration);
   if (FORK_LOOP.some((re) => re.test(code)) || [...code.matchAll(SELF_SPAWN)].length >= 2) flag(scan, REASONS.forkBomb);
-  if (KILL_ALL.test(code)) flag(scan, REASONS.killAll);
-  else if (KILL_CALL.test(code)) flag(scan, REASONS.killProcesses);
+  const killsEveryListed = EVERY_PROCESS.test(code) && !PROCESS_FILTER.test(code) && (KILL_CALL.test(code) || /\.(?:kill|terminate|send_signal)\s*\(/.test(code));
+  if (KILL_ALL.some((re) => re.test(code)) || killsEveryListed) flag(scan, REASONS.killAll);
+  else if (KILL_CALL.test(code) || (/\bpsutil\b/.test(code) && /\.(?:kill|terminate|send_signal)\s*\(/.test(code))) flag(scan, REASONS.killProcesses);
   if (DECODE_AND_RUN.test(code)) {
     flag(scan, REASONS.obfuscatedCode);
     for (const match of code.matchAll(BASE64_LITERAL)) {

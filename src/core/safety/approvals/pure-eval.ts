@@ -29,6 +29,9 @@ const decodedText = (text: string): PureOutput => ({ text, decoded: true });
 /** A process-name pattern that matches every name (`.`, `^`, `.*`, `''`). */
 export const CATCH_ALL_PATTERN = /^(\^?\.[*+]?\$?|\^|\.\*|)$/;
 
+/** The names pid 1 runs under. */
+const INIT_NAMES = /^(init|systemd|\/sbin\/init|\/lib\/systemd\/systemd|launchd)$/;
+
 /** Process names of every shape: a pattern that matches them all matches any process. */
 const SAMPLE_NAMES = ['systemd', 'init', 'kthreadd', 'kworker/0:1H', 'sshd', 'Xorg', 'node', 'python3.12', 'a', '1', 'X-b_c.d'];
 
@@ -141,6 +144,7 @@ const STAGES: Readonly<Record<string, Stage>> = {
   pgrep: (args) => {
     const flags = flagsOf(args);
     const operands = operandsOf(args);
+    if (flags.some((f) => /^-[a-zA-Z]*x/.test(f)) && operands.length === 1 && INIT_NAMES.test(operands[0] as string)) return { text: `1\n${UNKNOWN}\n`, decoded: false };
     const narrowed = flags.some((f) => /^-[a-zA-Z]*[uUgGtPs]$/.test(f));
     if (!narrowed && (operands.some((p) => matchesEveryName(p, flags.some((f) => /^-[a-zA-Z]*x/.test(f)))) || flags.some((f) => /^-[a-zA-Z]*v[a-zA-Z]*$/.test(f) || f === '--inverse'))) return ALL_PROCESSES_OUTPUT;
     const user = args.findIndex((a) => a === '-u' || a === '-U' || a === '--euid' || a === '--uid');
@@ -149,7 +153,7 @@ const STAGES: Readonly<Record<string, Stage>> = {
   // Column pickers and header droppers keep "every process" every process (`ps -ef | awk '{print $2}'`).
   awk: (args, stdin) => {
     const program = operandsOf(args)[0] ?? '';
-    if (stdin === ALL_PROCESSES_OUTPUT.text && /^\s*(NR\s*>\s*1\s*)?\{\s*print\s+\$\d+\s*\}\s*$/.test(program)) return ALL_PROCESSES_OUTPUT;
+    if (stdin === ALL_PROCESSES_OUTPUT.text && /^\s*((F?NR\s*(>|!=)\s*1\s*)?\{\s*print\s+\$\d+\s*\}|F?NR\s*(>|!=)\s*1)\s*$/.test(program)) return ALL_PROCESSES_OUTPUT;
     // `awk '{print}'`, `awk 1`: every line as it came.
     return stdin !== null && operandsOf(args).length === 1 && flagsOf(args).length === 0 && /^\s*(1|\{\s*print(\s+\$0)?\s*;?\s*\})\s*$/.test(program) ? { text: stdin, decoded: false } : null;
   },
@@ -167,6 +171,17 @@ const STAGES: Readonly<Record<string, Stage>> = {
     return { text, decoded: true };
   },
   cut: (_args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text ? ALL_PROCESSES_OUTPUT : null),
+  // Reordering or joining every pid keeps every pid (`| sort -rn`, `| tac`, `| paste -sd' '`, `| xargs`).
+  // `$(basename "$p")` of every /proc entry is every pid.
+  basename: (args) => (operandsOf(args).some((o) => o.startsWith(ALL_PROCESSES)) ? ALL_PROCESSES_OUTPUT : null),
+  sort: (_args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text ? ALL_PROCESSES_OUTPUT : null),
+  tac: (_args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text ? ALL_PROCESSES_OUTPUT : null),
+  shuf: (_args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text ? ALL_PROCESSES_OUTPUT : null),
+  uniq: (_args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text ? ALL_PROCESSES_OUTPUT : null),
+  paste: (_args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text ? ALL_PROCESSES_OUTPUT : null),
+  xargs: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && operandsOf(args).length === 0 ? ALL_PROCESSES_OUTPUT : null),
+  // `pidof init`, `pidof systemd` (pid 1 among the user managers), `pgrep -x init|systemd`.
+  pidof: (args) => (operandsOf(args).some((o) => INIT_NAMES.test(o)) ? { text: `1\n${UNKNOWN}\n`, decoded: false } : null),
   tail: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && args.some((a) => /^\+\d$/.test(a)) ? ALL_PROCESSES_OUTPUT : null),
   // A pid-only filter keeps every pid; `grep -v $$` leaves out a few and keeps every other process.
   grep: (args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text && (operandsOf(args).every((p) => /^\^?(\[0-9\]|\\d)[+*]?\$?$/.test(p)) || flagsOf(args).some((f) => /^-[a-zA-Z]*v/.test(f) || f === '--invert-match')) ? ALL_PROCESSES_OUTPUT : null),
@@ -183,6 +198,7 @@ const STAGES: Readonly<Record<string, Stage>> = {
   tr: (args, stdin) => {
     // `tr 'a-z' 'n-za-m'` (ROT13) and other one-to-one maps of plain ranges.
     const [from, to] = operandsOf(args);
+    if (stdin === ALL_PROCESSES_OUTPUT.text) return ALL_PROCESSES_OUTPUT;
     if (stdin === null || from === undefined || to === undefined || flagsOf(args).length > 0) return null;
     const source = expandRanges(from);
     const target = expandRanges(to);

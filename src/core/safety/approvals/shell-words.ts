@@ -38,7 +38,7 @@ interface Segment {
 }
 
 const SPLIT = '\uE014';
-const PROC_PID_GLOB = /^\/proc\/(\[0-9\]|\[1-9\]\[0-9\])[*+]?\*?$/;
+const PROC_PID_GLOB = /^\/proc\/(\[0-9\]|\[1-9\]\[0-9\])[*+]?\*?\/?$/;
 /** Separates the elements of an array variable in `scan.vars` (`cmd=(rm -rf /)`). */
 export const ARRAY_SEPARATOR = '\uE015';
 const IFS_DEFAULT = ' \t\n';
