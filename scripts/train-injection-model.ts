@@ -7,7 +7,7 @@
  * - the dev split (test/fixtures/injection-corpus/dev-split.jsonl) and the old corpus (attacks/clean.jsonl);
  * - benign documents on disk: READMEs and docs in node_modules and the project's own docs/.
  * The frozen test split is read only for the list of files it uses, and every one of them is left out.
- * Thresholds come from out-of-fold scores: `flagAt` lets through at most 1 % of benign documents,
+ * Thresholds come from out-of-fold scores (folds by writing batch, see `foldGroups`): `flagAt` lets through at most 1 % of benign documents,
  * `greyAt` 5 %. Deterministic: same inputs, same bytes.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -31,14 +31,26 @@ const out = outArg >= 0 ? (process.argv[outArg + 1] as string) : defaultWeightsP
 const view = (text: string): string => buildTextView(text, findInvisibleCharacters(text)).text;
 
 const examples: TrainingExample[] = [];
+/** The document (corpus entry or file) each example was cut from: a document is flagged when any of its segments is. */
 const groups: string[] = [];
+/**
+ * What the out-of-fold split keeps together: for corpus entries the batch that wrote them (the id's prefix,
+ * `dev`, `dev2`, `dev3a`…, `old`), so every threshold is chosen on scores for a writer the model did not see.
+ * Folds by entry let a writer's habits leak across folds and overstated recall (see SPLITS.md).
+ */
+const foldGroups: string[] = [];
 const counts: Record<string, number> = {};
-function add(group: string, text: string, label: 0 | 1, kind: string): void {
+function add(group: string, text: string, label: 0 | 1, kind: string, foldGroup = group): void {
   if (text.trim() === '') return;
   examples.push({ text, label });
   groups.push(group);
+  foldGroups.push(foldGroup);
   counts[kind] = (counts[kind] ?? 0) + 1;
 }
+const writerOf = (id: string): string => id.split('-')[0] as string;
+/** Corpus entries, and those of them long enough to be cut into segments (documents, not notes). */
+const corpusIds = new Set<string>();
+const segmentGroups = new Set<string>();
 
 // The test split: only which files it reads, so none of them is trained on.
 const test = loadSplit('test');
@@ -52,14 +64,16 @@ for (const entry of [...dev, ...oldCorpusEntries()]) {
   if ('file' in entry && excluded.has(normalize(entry.file))) continue;
   const { text, insertedAt } = entryText(entry);
   const label = entry.label === 'attack' ? 1 : 0;
+  corpusIds.add(entry.id);
   if (text.length <= 1200 && insertedAt === undefined) {
-    add(entry.id, view(text), label, `dev ${entry.label}`);
+    add(entry.id, view(text), label, `dev ${entry.label}`, writerOf(entry.id));
     continue;
   }
+  segmentGroups.add(entry.id);
   for (const seg of segments(text.slice(0, MAX_DOC_CHARS + (insertedAt ?? 0)))) {
     const holdsInsert = insertedAt !== undefined && insertedAt >= seg.start && insertedAt < seg.start + seg.text.length;
     if (insertedAt !== undefined && !holdsInsert && seg.start > MAX_DOC_CHARS) continue;
-    add(entry.id, view(seg.text), holdsInsert || (label === 1 && insertedAt === undefined) ? 1 : 0, holdsInsert ? 'dev inserted attack' : `dev ${label === 1 && insertedAt === undefined ? 'attack' : 'clean'} segment`);
+    add(entry.id, view(seg.text), holdsInsert || (label === 1 && insertedAt === undefined) ? 1 : 0, holdsInsert ? 'dev inserted attack' : `dev ${label === 1 && insertedAt === undefined ? 'attack' : 'clean'} segment`, writerOf(entry.id));
   }
 }
 
@@ -102,8 +116,19 @@ for (const path of markdownFiles()) {
   for (const seg of segments(text)) add(rel, view(seg.text), 0, 'benign document segment');
 }
 
+// The corpus's clean entries (notes, chat, code and write-ups that use the attack words benignly) are the
+// negatives that teach the model what an attack is not; the document segments mostly teach it what
+// documentation looks like. Weighted so the two kinds count alike (about 8× each entry): on folds by writer,
+// recall at the 1 % threshold went 15.8 % → 21.6 % (a weight of 4: 19.9 %; 15: 25.0 % but thresholds near 1).
+const hardNegatives = examples.filter((e, i) => e.label === 0 && corpusIds.has(groups[i] as string) && !segmentGroups.has(groups[i] as string)).length;
+const documentNegatives = examples.filter((e) => e.label === 0).length - hardNegatives;
+const hardWeight = hardNegatives === 0 ? 1 : documentNegatives / hardNegatives;
+examples.forEach((e, i) => {
+  if (e.label === 0 && corpusIds.has(groups[i] as string) && !segmentGroups.has(groups[i] as string)) e.weight = hardWeight;
+});
+
 const options = DEFAULT_TRAIN_OPTIONS;
-const oof = outOfFoldScores(examples, groups, FOLDS, options);
+const oof = outOfFoldScores(examples, foldGroups, FOLDS, options);
 // Thresholds at the document level (a document is flagged when any of its segments is), chosen twice: on the
 // corpus's clean entries (short notes, chat, code, security write-ups) and on the benign documents from disk.
 // Each is a different shape of text; the stricter threshold holds for both.
@@ -129,5 +154,5 @@ writeFileSync(out, bytes);
 console.log(
   `train-injection-model: ${examples.length} examples (${Object.entries(counts)
     .map(([k, v]) => `${v} ${k}`)
-    .join(', ')}); ${excluded.size} test-split files left out; flagAt ${flagAt.toFixed(3)} greyAt ${greyAt.toFixed(3)}; out-of-fold attack recall at flagAt ${(recall * 100).toFixed(1)} %; wrote ${(bytes.length / 1024).toFixed(0)} KB to ${relative(REPO_ROOT, out)}`,
+    .join(', ')}); corpus clean entries weigh ${hardWeight.toFixed(1)}; ${excluded.size} test-split files left out; flagAt ${flagAt.toFixed(3)} greyAt ${greyAt.toFixed(3)}; out-of-fold attack recall at flagAt ${(recall * 100).toFixed(1)} %; wrote ${(bytes.length / 1024).toFixed(0)} KB to ${relative(REPO_ROOT, out)}`,
 );

@@ -11,6 +11,8 @@ import { extractFeatures, sigmoid } from './linear-model.js';
 export interface TrainingExample {
   text: string;
   label: 0 | 1;
+  /** How much the example counts (default 1). */
+  weight?: number;
 }
 
 export interface TrainOptions {
@@ -29,11 +31,12 @@ interface Encoded {
   features: Int32Array;
   scale: number;
   label: 0 | 1;
+  weight: number;
 }
 
 function encode(example: TrainingExample, buckets: number): Encoded {
   const { buckets: found, count: n } = extractFeatures(example.text, buckets);
-  return { features: found.slice(0, n), scale: n === 0 ? 0 : 1 / Math.sqrt(n), label: example.label };
+  return { features: found.slice(0, n), scale: n === 0 ? 0 : 1 / Math.sqrt(n), label: example.label, weight: example.weight ?? 1 };
 }
 
 export interface TrainedModel {
@@ -68,7 +71,7 @@ function fit(data: readonly Encoded[], options: TrainOptions): TrainedModel {
       const d = data[index] as Encoded;
       let z = bias;
       for (const b of d.features) z += (weights[b] as number) * d.scale;
-      const g = (sigmoid(z) - d.label) * classWeight[d.label];
+      const g = (sigmoid(z) - d.label) * classWeight[d.label] * d.weight;
       bias -= rate * g;
       for (const b of d.features) weights[b] = (weights[b] as number) - rate * (g * d.scale + options.l2 * (weights[b] as number));
     }
