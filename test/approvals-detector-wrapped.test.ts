@@ -140,6 +140,31 @@ describe('wrappers', () => {
     expect(reasons('screen -S build -X quit')).toContain(REASONS.killProcesses);
   });
 
+  it('a session started with no command (ssh, sudo -i, su -) or `ssh host bash -s` reads its stdin as commands', () => {
+    expectVerdicts([
+      ["ssh localhost bash -s <<'EOF'\nrm -rf ~\nEOF", 'hardline'],
+      ["sudo -i <<'EOF'\nreboot\nEOF", 'hardline'],
+      ["sudo su - <<'EOF'\nrm -rf /\nEOF", 'hardline'],
+      ["ssh -T prod <<< 'redis-cli FLUSHALL'", 'dangerous'],
+      ["su - postgres <<'EOF'\npsql -c 'DROP DATABASE app'\nEOF", 'dangerous'],
+    ]);
+    expect(reasons("ssh prod <<'EOF'\nuptime\nEOF")).toEqual([REASONS.remoteShell]);
+  });
+
+  it('a process substitution with known output, or a file the line wrote, is read as that text', () => {
+    expectVerdicts([
+      ["bash <(echo 'rm -rf ~')", 'hardline'],
+      ["source <(printf 'shutdown -h now\\n')", 'hardline'],
+      ["sh /dev/stdin <<< 'rm -rf ~'", 'hardline'],
+      ["cat > /tmp/w.sh <<'EOF'\nrm -rf /\nEOF\nsh < /tmp/w.sh", 'hardline'],
+      ["psql -f <(echo 'TRUNCATE events')", 'dangerous'],
+      ["echo 'DROP TABLE x;' > /tmp/q.sql && psql -f /tmp/q.sql", 'dangerous'],
+      ["printf 'DROP DATABASE shop;\\n' > drop.sql; mysql < drop.sql", 'dangerous'],
+      ["psql -f <(echo 'SELECT 1')", 'safe'],
+      ['diff <(sort a.txt) <(sort b.txt)', 'safe'],
+    ]);
+  });
+
   it('find -maxdepth 0 hands -exec the starting point itself', () => {
     expect(verdict("find / -maxdepth 0 -exec sh -c 'rm -rf \"$1\"' _ {} \\;")).toBe('hardline');
     expect(verdict("find . -name '*.test.ts' -exec npx prettier --check {} +")).toBe('safe');
@@ -271,6 +296,22 @@ describe('database statements', () => {
       ["mongosh --eval 'db.users.updateMany({}, { $set: { active: false } })'", 'dangerous'],
       ["mongosh --eval 'db.logs.remove({}, { justOne: false })'", 'dangerous'],
       ["mongosh --eval 'db.users.find({}).limit(5)'", 'safe'],
+    ]);
+  });
+
+  it('more clients and stores: ODBC shells, influx query, bulk deletes, memcached, ZooKeeper, databases over HTTP', () => {
+    expectVerdicts([
+      ["isql -b DSN <<< 'DROP TABLE x'", 'dangerous'],
+      ["influx query 'drop measurement cpu'", 'dangerous'],
+      ["mongosh --eval 'db.users.bulkWrite([{ deleteMany: { filter: {} } }])'", 'dangerous'],
+      ['memcflush --servers=localhost', 'dangerous'],
+      ['zkCli.sh -server zk:2181 deleteall /app', 'dangerous'],
+      ["curl -X DELETE 'http://couch:5984/mydb'", 'dangerous'],
+      ['curl -X DELETE localhost:6333/collections/docs', 'dangerous'],
+      ["curl -X POST 'http://localhost:8983/solr/core/update?commit=true' -d '<delete><query>*:*</query></delete>'", 'dangerous'],
+      ['zkCli.sh -server zk:2181 ls /app', 'safe'],
+      ['curl -s http://couch:5984/mydb', 'safe'],
+      ["mongosh --eval 'db.users.findOne({})'", 'safe'],
     ]);
   });
 

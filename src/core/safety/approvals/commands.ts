@@ -38,6 +38,9 @@ export function classifyInvocation(invocation: Invocation, scan: Scan): void {
         if (invocation.downloaded) flag(scan, REASONS.pipeToShell);
         scan.runShell(code);
       }
+      // `ssh host <<EOF`, `ssh host bash -s <<EOF`, `sudo -i <<EOF`, `su - postgres <<EOF`: with no command (or only
+      // a shell that reads stdin) the session's shell reads the text on stdin as its commands.
+      if (stdinText !== null && reading.argv.length === 0 && startsShellOnStdin(reading.wrappers, reading.code)) scan.runShell(stdinText);
       classifyCommand({ ...invocation, argv: reading.argv }, scan, reading.wrappers.length > 0);
     } finally {
       scan.remote = remote;
@@ -111,6 +114,15 @@ function readAsWrapper(args: readonly string[], scan: Scan): void {
 
 /** `/etc/init.d/NAME`, `/etc/rc.d/init.d/NAME`, `/etc/rc.d/NAME` (BSD, Arch). */
 const INIT_SCRIPT = /^\/etc\/(?:rc\.d\/(?:init\.d\/)?|init\.d\/)([\w.@-]+)$/;
+
+/** Wrappers that, given no command, start a shell (a login, a root shell, a remote session). */
+const SHELL_STARTERS: ReadonlySet<string> = new Set(['ssh', 'mosh', 'su', 'sudo', 'doas', 'runuser', 'pkexec', 'run0']);
+const SHELL_READING_STDIN = /^\s*(?:\S*\/)?(?:sh|bash|zsh|dash|ksh|ash|fish)(?:\s+-[a-zA-Z]*)*\s*$/;
+
+function startsShellOnStdin(wrappers: readonly string[], code: readonly string[]): boolean {
+  if (!wrappers.some((w) => SHELL_STARTERS.has(w))) return false;
+  return code.every((c) => SHELL_READING_STDIN.test(c) && !/\s-[a-zA-Z]*c/.test(c));
+}
 
 const ENV_DUMPERS = new Set(['env', 'printenv', 'set', 'export', 'declare', 'compgen']);
 

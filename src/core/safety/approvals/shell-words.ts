@@ -121,7 +121,8 @@ function collect(node: ShellNode, ctx: WordContext, quoted: boolean, out: Segmen
       const result = ctx.substitute(node);
       state.decoded ||= result.decoded;
       state.downloaded ||= result.downloaded;
-      out.push({ text: UNKNOWN, literal: true, split: false });
+      // `bash <(echo …)`, `psql -f <(…)`: a known output is a file this line wrote (`/dev/fd/63`).
+      out.push({ text: result.text.startsWith('/dev/fd/') ? result.text : UNKNOWN, literal: true, split: false });
       return;
     }
     default:

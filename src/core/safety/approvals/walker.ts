@@ -242,7 +242,8 @@ function readRedirects(redirects: readonly ShellNode[], scan: Scan): Redirected 
     const target = expandToString(destination, ctx).text;
     if (operator.startsWith('<')) {
       checkReadSource(target, scan);
-      stdin = { kind: 'pipe', text: null, downloaded: false, decoded: false, upstream: [] };
+      // `sh < x.sh`, `psql < q.sql` after the line wrote the file: its text is the input.
+      stdin = { kind: 'pipe', text: scan.files.get(commandName(target)) ?? null, downloaded: false, decoded: false, upstream: [] };
     } else if (OUTPUT_OPERATORS.test(operator) || operator.includes('>')) {
       checkWriteTarget(target, scan);
       const stdout = !/^[2-9]/.test(operator);
@@ -398,6 +399,13 @@ function substitute(node: ShellNode, scan: Scan): Substitution {
   for (const statement of statements) flow = walk(statement, scan, null);
   scan.paths.cwd = cwd;
   const known = statements.length === 1 && flow.output !== null && node.type === 'command_substitution';
+  if (statements.length === 1 && flow.output !== null && node.type === 'process_substitution' && node.text.startsWith('<(')) {
+    // `<(echo 'reboot')` is read as a file: remembered like one the line wrote, under its /dev/fd name.
+    let fd = 63;
+    while (scan.files.has(String(fd))) fd += 1;
+    scan.files.set(String(fd), flow.output.text);
+    return { text: `/dev/fd/${fd}`, decoded: flow.decoded || flow.output.decoded, downloaded: flow.downloaded };
+  }
   return { text: known ? (flow.output?.text ?? '').replace(/\n+$/, '') : UNKNOWN, decoded: flow.decoded || flow.output?.decoded === true, downloaded: flow.downloaded };
 }
 

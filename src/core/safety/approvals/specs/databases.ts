@@ -17,6 +17,7 @@ const STATEMENT_DESTROYS: readonly RegExp[] = [
   // `deleteMany({})`, `remove({}, { writeConcern… })`, `updateMany({}, …)`: an empty filter matches every document.
   /\.(deleteMany|remove)\s*\(\s*(\{\s*\}\s*)?[,)]/,
   /\.updateMany\s*\(\s*\{\s*\}\s*,/,
+  /\bdeleteMany\s*:\s*\{\s*filter\s*:\s*\{\s*\}/,
   // `db.runCommand({ dropDatabase: 1 })`
   /\{\s*['"]?(dropDatabase|drop)['"]?\s*:\s*(1|true|['"])/,
 ];
@@ -45,9 +46,14 @@ export function destroysData(text: string): boolean {
   return text.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ').split(';').some(touchesEveryRow);
 }
 
-function statements(options: string[], operandsAreStatements: (c: Command) => string[] = () => []) {
+function statements(options: string[], operandsAreStatements: (c: Command) => string[] = () => [], fileOptions: string[] = []) {
   return (command: Command, scan: Scan): void => {
     const texts = [...valuesOf(command, ...options), ...operandsAreStatements(command)];
+    // `psql -f q.sql` after the line wrote q.sql, `psql -f <(echo …)`: the file's text is statements too.
+    for (const file of valuesOf(command, ...fileOptions)) {
+      const text = scan.files.get(file.slice(file.lastIndexOf('/') + 1));
+      if (text !== undefined) texts.push(text);
+    }
     const stdin = command.invocation.stdin;
     if (stdin?.kind === 'text' || (stdin?.kind === 'pipe' && stdin.text !== null)) texts.push(stdin.text ?? '');
     if (texts.some(destroysData)) flag(scan, REASONS.sqlDrop);
@@ -64,12 +70,21 @@ function redis(command: Command, scan: Scan): void {
   if (stdin?.text !== null && stdin?.text !== undefined && destroysData(stdin.text)) flag(scan, REASONS.sqlDrop);
 }
 
+/**
+ * A database, collection or index addressed over HTTP on its server's usual port: CouchDB (5984), Qdrant (6333),
+ * Meilisearch (7700), Typesense (8108), ArangoDB (8529), Solr (8983), OpenSearch dashboards aside.
+ */
+const DATABASE_OVER_HTTP = /:(5984|6333|7700|8108|8529|8983)\/(?:(?:collections|indexes|_db|solr)\/)?[^/?]+\/?(\?|$)/;
+
 /** Elasticsearch/OpenSearch over HTTP: deleting every index, or deleting by a match-everything query. */
 export function destroysOverHttp(args: readonly string[]): boolean {
   const method = args.map((a, i) => (/^(-X|--request)$/.test(a) ? args[i + 1] : /^-X./.test(a) ? a.slice(2) : /^--request=/.test(a) ? a.slice(10) : undefined)).find((m) => m !== undefined);
   const urls = args.filter((a) => /^(https?:\/\/)?[\w.-]+(:\d+)?\//.test(a));
-  if (/^DELETE$/i.test(method ?? '') && urls.some((u) => /\/(_all|\*)(\/|\?|$)|:9200\/[^/?]+\/?$/.test(u))) return true;
-  return urls.some((u) => /\/_delete_by_query\b/.test(u)) && args.some((a) => /match_all/.test(a));
+  if (/^DELETE$/i.test(method ?? '') && urls.some((u) => /\/(_all|\*)(\/|\?|$)|:9200\/[^/?]+\/?$/.test(u) || DATABASE_OVER_HTTP.test(u))) return true;
+  if (urls.some((u) => /\/_delete_by_query\b/.test(u)) && args.some((a) => /match_all/.test(a))) return true;
+  // Solr `<delete><query>*:*</query></delete>`, a vector store's points/delete with an empty filter.
+  return urls.some((u) => /\/update\b/.test(u)) && args.some((a) => /<delete>\s*<query>\s*\*:\*\s*<\/query>|"delete"\s*:\s*\{\s*"query"\s*:\s*"\*:\*"/.test(a))
+    || (urls.some((u) => /\/points\/delete\b/.test(u)) && args.some((a) => /"filter"\s*:\s*\{\s*\}/.test(a)));
 }
 
 /** A short flag given alone or in a cluster before any letter that takes a value (`-c`, `-cv`, but not `-Fc`). */
@@ -90,18 +105,22 @@ export const DATABASE_SPECS: readonly CommandSpec[] = [
   // Restores that first drop what is there: `pg_restore --clean`, `mongorestore --drop`.
   { names: ['pg_restore'], values: PG_RESTORE_VALUES, check: (c, s) => (c.options.includes('--clean') || shortFlag(c, 'c', PG_RESTORE_VALUES) ? flag(s, REASONS.sqlDrop) : undefined) },
   { names: ['mongorestore'], rules: [{ option: /^--drop$/, reason: REASONS.sqlDrop }] },
-  { names: ['psql'], clusters: true, values: ['-c', '--command', '-d', '--dbname', '-h', '--host', '-p', '--port', '-U', '--username', '-f', '--file', '-v', '--set', '-o'], check: statements(['-c', '--command']) },
+  { names: ['psql'], clusters: true, values: ['-c', '--command', '-d', '--dbname', '-h', '--host', '-p', '--port', '-U', '--username', '-f', '--file', '-v', '--set', '-o'], check: statements(['-c', '--command'], undefined, ['-f', '--file']) },
   { names: ['mysql', 'mariadb'], clusters: true, values: ['-e', '--execute', '-u', '--user', '-h', '--host', '-P', '--port', '-D', '--database'], check: statements(['-e', '--execute']) },
   { names: ['sqlite3', 'duckdb', 'sqlite'], values: ['-c', '-cmd', '-s', '-separator'], check: statements(['-c', '-cmd'], (c) => c.operands.slice(1)) },
   { names: ['sqlcmd'], clusters: true, values: ['-Q', '-q', '-S', '-U', '-P', '-d', '-i'], check: statements(['-Q', '-q']) },
   { names: ['clickhouse-client', 'clickhouse'], clusters: true, values: ['-q', '--query', '-h', '--host', '-u', '--user', '-d', '--database'], check: statements(['-q', '--query']) },
   { names: ['mongo', 'mongosh'], values: ['--eval', '-u', '--username', '-p', '--password', '--host', '--port', '--authenticationDatabase'], check: statements(['--eval']) },
   { names: ['redis-cli', 'valkey-cli', 'keydb-cli'], clusters: true, values: ['-h', '-p', '-a', '-n', '-u', '--user', '--pass'], check: redis },
-  { names: ['cqlsh'], clusters: true, values: ['-e', '--execute', '-u', '-p', '-k', '--keyspace'], check: statements(['-e', '--execute']) },
+  { names: ['cqlsh'], clusters: true, values: ['-e', '--execute', '-u', '-p', '-k', '--keyspace', '-f', '--file'], check: statements(['-e', '--execute'], undefined, ['-f', '--file']) },
   { names: ['cockroach'], clusters: true, values: ['-e', '--execute', '--url', '--host', '--database', '-d'], check: statements(['-e', '--execute']) },
-  { names: ['snowsql', 'bq', 'influx', 'trino', 'presto'], values: ['-q', '--query', '-e', '--execute', '-execute'], check: statements(['-q', '--query', '-e', '--execute', '-execute'], (c) => (c.name === 'bq' ? c.operands.slice(1) : [])), rules: [{ sub: '* delete', reason: REASONS.sqlDrop }, { sub: 'delete|rm', reason: REASONS.sqlDrop }] },
+  { names: ['snowsql', 'bq', 'influx', 'trino', 'presto'], values: ['-q', '--query', '-e', '--execute', '-execute'], check: statements(['-q', '--query', '-e', '--execute', '-execute'], (c) => (c.name === 'bq' || (c.name === 'influx' && c.operands[0] === 'query') ? c.operands.slice(1) : [])), rules: [{ sub: '* delete', reason: REASONS.sqlDrop }, { sub: 'delete|rm', reason: REASONS.sqlDrop }] },
   { names: ['cypher-shell'], values: ['-u', '-p', '-a', '-d', '--database', '-f', '--file'], check: statements([], (c) => c.operands) },
-  { names: ['dropdb'], check: (_c, s) => flag(s, REASONS.sqlDrop) },
+  { names: ['dropdb', 'memcflush'], check: (_c, s) => flag(s, REASONS.sqlDrop) },
+  // ODBC and FreeTDS shells read statements on stdin.
+  { names: ['isql', 'iusql', 'tsql'], check: statements([]) },
+  // ZooKeeper: a recursive delete of a znode tree.
+  { names: ['zkCli.sh', 'zkCli', 'zookeeper-shell', 'zookeeper-shell.sh'], values: ['-server', '-timeout'], rules: [{ sub: 'deleteall|rmr', reason: REASONS.sqlDrop }, { sub: 'delete', reason: REASONS.destructiveVerb }] },
   // Migration tools: rolling every migration back, or cleaning the schema, drops every table they made.
   { names: ['knex'], values: ['--knexfile', '--env', '--cwd'], rules: [{ sub: 'migrate:rollback', option: /^--all$/, reason: REASONS.sqlDrop }] },
   { names: ['alembic'], values: ['-c', '--config', '-n', '--name', '-x'], rules: [{ sub: 'downgrade', operand: /^base$/, reason: REASONS.sqlDrop }] },

@@ -63,7 +63,7 @@ function shell(command: Command, scan: Scan): void {
   const script = command.operands[0];
   if (invocation.downloaded || runsDownloadedFile(script, scan)) flag(scan, REASONS.pipeToShell);
   if (script !== undefined) runWrittenFile(script, scan);
-  if (script === undefined || script === '-' || command.options.includes('-s')) {
+  if (script === undefined || script === '-' || script === '/dev/stdin' || command.options.includes('-s')) {
     judgePipedCode(invocation.stdin, scan);
     runStdinCode(invocation.stdin, scan, (code) => scan.runShell(code));
   }
