@@ -165,6 +165,21 @@ describe('wrappers', () => {
     ]);
   });
 
+  it('code attached to its option (`su -c\'…\'`), groups after time/coproc, and more shells', () => {
+    expectVerdicts([
+      ["su -c'rm -rf /'", 'hardline'],
+      ["env -S'rm -rf ~'", 'hardline'],
+      ["flock /tmp/l -c'reboot'", 'hardline'],
+      ['coproc { reboot; }', 'hardline'],
+      ['time { rm -rf ~; }', 'hardline'],
+      ['time (rm -rf ~)', 'hardline'],
+      ["ksh93 -c 'rm -rf ~'", 'hardline'],
+      ["xonsh -c 'rm -rf ~'", 'hardline'],
+      ['time { npm ci && npm test; }', 'safe'],
+      ['time (make -j8)', 'safe'],
+    ]);
+  });
+
   it('find -maxdepth 0 hands -exec the starting point itself', () => {
     expect(verdict("find / -maxdepth 0 -exec sh -c 'rm -rf \"$1\"' _ {} \\;")).toBe('hardline');
     expect(verdict("find . -name '*.test.ts' -exec npx prettier --check {} +")).toBe('safe');
@@ -236,6 +251,8 @@ describe('broad kills', () => {
   it('pid 1 by name, and reordering or joining every pid', () => {
     expectVerdicts([
       ['kill -9 $(pidof systemd)', 'hardline'],
+      ['kill -9 $(ps -u root -o pid=)', 'hardline'],
+      ["systemctl kill --signal=KILL '*'", 'hardline'],
       ['kill -9 $(pgrep -x init)', 'hardline'],
       ["ps -e -o pid | awk 'NR>1' | xargs kill -9", 'hardline'],
       ['ps -e -o pid= | sort -rn | xargs kill -9', 'hardline'],

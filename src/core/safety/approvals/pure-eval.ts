@@ -138,7 +138,8 @@ const STAGES: Readonly<Record<string, Stage>> = {
     return { text: `${operands.join('\n')}\n`, decoded: false };
   },
   // Every process, however it is printed: what matters is that it is all of them.
-  ps: (args) => (args.some((a) => /^(-[a-zA-Z]*[eA][a-zA-Z]*|-?a?x[a-zA-Z]*|-?aux[a-zA-Z]*|--everyone)$/.test(a)) ? ALL_PROCESSES_OUTPUT : null),
+  // …and every process root owns (`ps -u root -o pid=`, `ps -U 0`): init and every daemon.
+  ps: (args) => (args.some((a, i) => /^(-[a-zA-Z]*[eA][a-zA-Z]*|-?a?x[a-zA-Z]*|-?aux[a-zA-Z]*|--everyone)$/.test(a) || (/^(-u|-U|--user|--User)$/.test(a) && /^(root|0)$/.test(args[i + 1] ?? ''))) ? ALL_PROCESSES_OUTPUT : null),
   // `pgrep .`: a pattern that matches any name lists every process.
   // `pgrep -v x` lists every process but the few that match; `pgrep -u root` with no pattern, every root process.
   pgrep: (args) => {

@@ -260,12 +260,16 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   const redirects = [...outerRedirects];
   let nameNode: ShellNode | null = null;
   const argumentNodes: ShellNode[] = [];
+  const groups: ShellNode[] = [];
   for (const child of children(node)) {
     if (child.type === 'variable_assignment') assignments.push(child);
     else if (child.type.endsWith('_redirect')) redirects.push(child);
     else if (child.type === 'command_name') nameNode = child;
+    // `time (make)`, `coproc (cmd)`: tree-sitter hangs the compound command on the keyword as an argument; it runs.
+    else if (child.type === 'subshell' || child.type === 'compound_statement') groups.push(child);
     else argumentNodes.push(child);
   }
+  for (const group of groups) walk(group, scan, null);
   const redirected = readRedirects(redirects, scan);
   const input = redirected.stdin ?? stdin;
   if (nameNode === null) {

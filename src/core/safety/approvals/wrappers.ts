@@ -148,6 +148,8 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['time', { values: ['-f', '-o', '--format', '--output'] }],
   ['command', { noCommand: ['-v', '-V'] }],
   ['builtin', {}],
+  // `coproc cmd`, `coproc { cmd; }`: bash runs it in the background.
+  ['coproc', {}],
   ['exec', { values: ['-a'] }],
   ['firejail', {}],
   ['proot', { values: ['-r', '-b', '-m', '-w', '-q', '-k', '--rootfs', '--bind', '--mount', '--cwd', '--qemu', '--kernel-release'], chdir: ['-w', '--cwd'] }],
@@ -209,6 +211,8 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
   if (results.length >= MAX_CANDIDATES) return;
   let start = 0;
   while (start < argv.length && ASSIGNMENT.test(argv[start] as string)) start += 1;
+  // `time { rm -rf ~; }`, `coproc { reboot; }`: tree-sitter reads the group's `{` as the wrapper's next word.
+  while (guard > 0 && (argv[start] === '{' || argv[start] === '(')) start += 1;
   const name = commandName(argv[start] ?? '');
   const spec = WRAPPERS.get(name);
   const subAt = spec?.sub === undefined ? start : subcommandAt(argv, spec.sub, start + 1);
@@ -242,6 +246,11 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
       if (codeOptions.has(option)) {
         here.code.push(attached ?? argv[i + 1] ?? '');
         if (attached === undefined) i += 1;
+        continue;
+      }
+      // `su -c'cmd'`, `env -S'cmd'`: the code attached to its short option.
+      if (attached === undefined && !option.startsWith('--') && option.length > 2 && codeOptions.has(option.slice(0, 2))) {
+        here.code.push(option.slice(2));
         continue;
       }
       // `script -qc 'cmd'`, `su -lc 'cmd'`: a cluster of short flags ending in the code option.

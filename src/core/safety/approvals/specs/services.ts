@@ -13,6 +13,8 @@ function systemctl(command: Command, scan: Scan): void {
   // `systemctl isolate poweroff.target`, `systemctl start reboot.target`
   if (['isolate', 'start'].includes(verb) && units.some((u) => /^(poweroff|reboot|halt|kexec|shutdown)(\.target)?$/.test(u))) flag(scan, REASONS.shutdown);
   if (['enable', 'link', 'add-wants', 'add-requires', 'set-default', 'preset', 'reenable'].includes(verb)) flag(scan, REASONS.persistence);
+  // `systemctl kill '*'`, `systemctl kill init.scope`: every unit, or init itself.
+  if (verb === 'kill' && units.some((u) => u === '*' || u === 'init.scope' || u === '-.slice')) flag(scan, REASONS.killAll);
   if (STOPS.split('|').includes(verb)) {
     flag(scan, REASONS.stopService);
     if (units.some((u) => SECURITY_SERVICE.test(u))) flag(scan, REASONS.disableSecurity);

@@ -8,7 +8,7 @@ import type { Command, CommandSpec } from './spec.js';
  * shell; a shell with no script reads its code from stdin (a heredoc, a here-string, a pipe). Code that was
  * downloaded is refused to run unasked; code that was decoded (base64, hex, reversal) is obfuscated.
  */
-const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'ash', 'csh', 'tcsh', 'yash', 'rbash']);
+const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ksh93', 'mksh', 'oksh', 'loksh', 'pdksh', 'posh', 'fish', 'ash', 'csh', 'tcsh', 'yash', 'rbash', 'xonsh', 'nu', 'elvish']);
 
 /** What arrives on stdin when it is code: run it, or flag what cannot be read. */
 export function runStdinCode(stdin: Stdin | null, scan: Scan, read: (code: string) => void): void {
