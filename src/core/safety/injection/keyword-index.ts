@@ -13,6 +13,10 @@ interface Keyword {
   sticky: RegExp;
   /** Lowercase literal every match of the keyword starts with (case-insensitively): ASCII only. */
   prefix: string;
+  /** The prefix's number in the shared scan (PREFIXES). */
+  id: number;
+  /** The keyword is its prefix, case-insensitively: where the prefix occurs, so does the keyword (no test needed). */
+  whole: boolean;
 }
 
 export interface KeywordGate {
@@ -21,19 +25,25 @@ export interface KeywordGate {
   readonly rest?: { chars: RegExp; pattern: RegExp };
 }
 
-const ALL: Keyword[] = [];
-/** The prefixes by their first two characters (`first << 7 | second`). */
-let index: { byStart: ReadonlyArray<readonly string[] | null>; firsts: Uint8Array } | null = null;
+/** Every distinct prefix of every gate, numbered in order of registration; the scan reports positions by number. */
+const PREFIXES: string[] = [];
+const PREFIX_IDS = new Map<string, number>();
+/** The scan's tables for PREFIXES as they are now; rebuilt when a gate registers new prefixes. */
+let index: Tables | null = null;
 
 /** `flags` is '' or 'i' (no Unicode mode: the prefix scan's case folding must not see more than ASCII). */
 export function keywordGate(sources: readonly string[], flags: '' | 'i' = 'i'): KeywordGate {
   const keywords = sources.map((source) => {
     const prefix = literalPrefix(source);
     if (prefix.length < 2 || [...prefix].some((c) => c.charCodeAt(0) > 0x7f)) throw new Error(`keyword gate: ${source} does not start with two ASCII literal characters`);
-    return { sticky: new RegExp(source, `${flags}y`), prefix };
+    let id = PREFIX_IDS.get(prefix);
+    if (id === undefined) {
+      id = PREFIXES.push(prefix) - 1;
+      PREFIX_IDS.set(prefix, id);
+      index = null;
+    }
+    return { sticky: new RegExp(source, `${flags}y`), prefix, id, whole: flags === 'i' && !source.startsWith('\\b') && literalPrefixLength(source) === source.length };
   });
-  ALL.push(...keywords);
-  index = null;
   return { keywords };
 }
 
@@ -72,6 +82,15 @@ const QUANTIFIER = new Set([...'?*+{']);
 
 /** The literal a keyword's every match starts with: plain characters (and escaped punctuation) up to the first other token, less one a quantifier makes optional. */
 function literalPrefix(source: string): string {
+  return readPrefix(source).prefix;
+}
+
+/** How much of the source the literal prefix takes (the whole source: the keyword is that literal). */
+function literalPrefixLength(source: string): number {
+  return readPrefix(source).length;
+}
+
+function readPrefix(source: string): { prefix: string; length: number } {
   if (hasTopLevelBar(source)) throw new Error(`keyword gate: ${source} has more than one branch`);
   let i = source.startsWith('\\b') ? 2 : 0;
   let prefix = '';
@@ -92,7 +111,7 @@ function literalPrefix(source: string): string {
     prefix += char.toLowerCase();
     i += width;
   }
-  return prefix;
+  return { prefix, length: i };
 }
 
 /** ASCII lowercase of a char code; -1 for anything outside ASCII, which no (ASCII) prefix character matches. */
@@ -104,32 +123,78 @@ function lowerAscii(code: number): number {
 const ASCII_RUN = /[\x00-\x7f]+/g;
 const LOWER = Int16Array.from({ length: 128 }, (_, c) => lowerAscii(c));
 
-function built(): NonNullable<typeof index> {
-  if (index !== null) return index;
-  const byStart = new Map<number, string[]>();
-  for (const p of new Set(ALL.map((k) => k.prefix))) {
-    const start = (p.charCodeAt(0) << 7) | p.charCodeAt(1);
-    byStart.set(start, [...(byStart.get(start) ?? []), p]);
+/**
+ * The prefixes in flat typed arrays: by their first two characters (`first << 7 | second`, lowercase), the
+ * numbers of the prefixes that start so (`byStart[b]` to `byStart[b + 1]` in `ids`), and each prefix's
+ * characters from the third on (`rest`, from `restStart[id]` to `restStart[id + 1]`). The scan runs over
+ * every character of every text; integers and typed arrays keep its inner loop free of strings and maps.
+ */
+interface Tables {
+  count: number;
+  /**
+   * One bit per three lowercase ASCII characters (`a << 14 | b << 7 | c`): set where some prefix starts with
+   * them (every third character, for a two-character prefix). Most places where a bucket's first two
+   * characters occur are passed over on this one lookup.
+   */
+  triples: Uint32Array;
+  byStart: Int32Array;
+  ids: Int32Array;
+  rest: Uint8Array;
+  restStart: Int32Array;
+}
+
+function built(): Tables {
+  if (index !== null && index.count === PREFIXES.length) return index;
+  const buckets: number[][] = Array.from({ length: 128 * 128 }, () => []);
+  for (const [id, p] of PREFIXES.entries()) (buckets[(p.charCodeAt(0) << 7) | p.charCodeAt(1)] as number[]).push(id);
+  const byStart = new Int32Array(128 * 128 + 1);
+  const ids: number[] = [];
+  for (let b = 0; b < 128 * 128; b++) {
+    byStart[b] = ids.length;
+    ids.push(...(buckets[b] as number[]));
   }
-  const firsts = new Uint8Array(128);
-  for (const start of byStart.keys()) firsts[start >> 7] = 1;
-  // Upper-case letters start what their lower-case form starts.
-  for (let c = 65; c <= 90; c++) firsts[c] = firsts[c + 32] as number;
-  index = { byStart: Array.from({ length: 128 * 128 }, (_, i) => byStart.get(i) ?? null), firsts };
+  byStart[128 * 128] = ids.length;
+  const restStart = new Int32Array(PREFIXES.length + 1);
+  const rest: number[] = [];
+  for (const [id, p] of PREFIXES.entries()) {
+    restStart[id] = rest.length;
+    for (let k = 2; k < p.length; k++) rest.push(p.charCodeAt(k));
+  }
+  restStart[PREFIXES.length] = rest.length;
+  const triples = new Uint32Array((128 * 128 * 128) / 32);
+  const set = (bit: number) => (triples[bit >>> 5] = (triples[bit >>> 5] as number) | (1 << (bit & 31)));
+  for (const p of PREFIXES) {
+    const two = (p.charCodeAt(0) << 14) | (p.charCodeAt(1) << 7);
+    if (p.length > 2) set(two | p.charCodeAt(2));
+    else for (let c = 0; c < 128; c++) set(two | c);
+  }
+  index = { count: PREFIXES.length, triples, byStart, ids: Int32Array.from(ids), rest: Uint8Array.from(rest), restStart };
   return index;
 }
 
 /** The gates' answers for one text: the prefix scan runs once, on the first question. */
 export class KeywordIndex {
-  private positions: Map<string, number[]> | null = null;
+  /** Positions by prefix number (undefined: the prefix does not occur); from a scan that knew `scanned` prefixes. */
+  private positions: Array<number[] | undefined> = [];
+  private scanned = -1;
   private nonAscii: string | null = null;
 
   constructor(private readonly text: string) {}
 
+  /** Positions of one prefix; the text is scanned (again) if a gate registered since knows prefixes the last scan did not. */
+  private at(id: number): readonly number[] {
+    if (id >= this.scanned) {
+      this.positions = this.scan();
+      this.scanned = PREFIXES.length;
+    }
+    return this.positions[id] ?? NONE;
+  }
+
   passes(gate: KeywordGate): boolean {
-    const positions = (this.positions ??= this.scan());
     for (const keyword of gate.keywords) {
-      for (const at of positions.get(keyword.prefix) ?? []) {
+      const positions = this.at(keyword.id);
+      if (keyword.whole && positions.length > 0) return true;
+      for (const at of positions) {
         keyword.sticky.lastIndex = at;
         if (keyword.sticky.test(this.text)) return true;
       }
@@ -139,32 +204,72 @@ export class KeywordIndex {
     return gate.rest.chars.test(this.nonAscii) && gate.rest.pattern.test(this.text);
   }
 
+  /** Where the gate's keywords occur, as [start, end) pairs in order of start (rule-windows.ts runs rules around them). */
+  occurrences(gate: KeywordGate): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    for (const keyword of gate.keywords) {
+      const positions = this.at(keyword.id);
+      if (keyword.whole) {
+        for (const at of positions) out.push([at, at + keyword.prefix.length]);
+        continue;
+      }
+      for (const at of positions) {
+        keyword.sticky.lastIndex = at;
+        if (keyword.sticky.test(this.text)) out.push([at, keyword.sticky.lastIndex]);
+      }
+    }
+    return out.sort((a, b) => a[0] - b[0]);
+  }
+
   /**
    * Every position where each prefix occurs: at each position, the prefixes that start with its two
-   * characters (a table lookup) are compared with the text there, character by character. Prefixes are ASCII, which a case-insensitive non-Unicode pattern
-   * matches only with ASCII characters, so ASCII lowercasing compares alike.
+   * characters (a table lookup) are compared with the text there, character by character. Prefixes are
+   * ASCII, which a case-insensitive non-Unicode pattern matches only with ASCII characters, so ASCII
+   * lowercasing compares alike.
    */
-  private scan(): Map<string, number[]> {
-    const { byStart, firsts } = built();
-    const out = new Map<string, number[]>();
+  private scan(): Array<number[] | undefined> {
+    const { triples, byStart, ids, rest, restStart } = built();
+    const out: Array<number[] | undefined> = [];
     const text = this.text;
     const end = text.length - 1;
+    // The lowercase codes at `at`, `at + 1` and `at + 2`; 0 past the end or for non-ASCII (no prefix holds NUL).
+    let c0 = 0;
+    let c1 = lowerAt(text, 0);
+    let c2 = lowerAt(text, 1);
     for (let at = 0; at < end; at++) {
-      const code = text.charCodeAt(at);
-      if (code >= 128 || firsts[code] === 0) continue;
-      const second = text.charCodeAt(at + 1);
-      if (second >= 128) continue;
-      const bucket = byStart[((LOWER[code] as number) << 7) | (LOWER[second] as number)];
-      if (bucket === null || bucket === undefined) continue;
-      for (const prefix of bucket) {
-        let k = 2;
-        while (k < prefix.length && lowerAscii(text.charCodeAt(at + k)) === prefix.charCodeAt(k)) k++;
-        if (k < prefix.length) continue;
-        const list = out.get(prefix);
-        if (list === undefined) out.set(prefix, [at]);
+      c0 = c1;
+      c1 = c2;
+      c2 = lowerAt(text, at + 2);
+      const bit = (c0 << 14) | (c1 << 7) | c2;
+      if (((triples[bit >>> 5] as number) & (1 << (bit & 31))) === 0) continue;
+      const bucket = (c0 << 7) | c1;
+      const last = byStart[bucket + 1] as number;
+      for (let b = byStart[bucket] as number; b < last; b++) {
+        const id = ids[b] as number;
+        const from = restStart[id] as number;
+        const to = restStart[id + 1] as number;
+        let k = from;
+        let t = at + 2;
+        while (k < to) {
+          const c = text.charCodeAt(t);
+          if (c >= 128 || LOWER[c] !== rest[k]) break;
+          k++;
+          t++;
+        }
+        if (k < to) continue;
+        const list = out[id];
+        if (list === undefined) out[id] = [at];
         else list.push(at);
       }
     }
     return out;
   }
+}
+
+const NONE: readonly number[] = [];
+
+/** The ASCII-lowercased code at `i`; 0 for non-ASCII and past the end. */
+function lowerAt(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  return code < 128 ? (LOWER[code] as number) : 0;
 }

@@ -9,6 +9,7 @@ import { loadInjectionModel } from './model-weights.js';
 import { PHRASING_CATEGORIES, TEXT_RULES, type InjectionCategory, type InjectionSeverity, type TextRule } from './patterns.js';
 import { MARKUP_RULES } from './patterns-markup.js';
 import { MULTILINGUAL_RULES } from './patterns-multilingual.js';
+import { RuleWindows } from './rule-windows.js';
 import { buildTextView } from './text-view.js';
 
 /**
@@ -79,6 +80,8 @@ export const MODEL_RULE = 'learned_model';
 
 /** Every regular-expression rule; ids are unique across the lists. Directives are separate (directive.ts). */
 export const ALL_RULES: readonly TextRule[] = [...TEXT_RULES, ...INTENT_RULES, ...MULTILINGUAL_RULES, ...MARKUP_RULES];
+/** Where on a long text each rule runs (rule-windows.ts). */
+const WINDOWS = new RuleWindows(ALL_RULES.map((r) => r.pattern));
 const GLOBAL_PATTERNS = new Map(ALL_RULES.map((r) => [r.id, new RegExp(r.pattern.source, `${r.pattern.flags}g`)]));
 /** Each rule's `requires`, where it can be, as a keyword gate: the same answer, from the text's one keyword scan. */
 const REQUIRES_AS_GATES = new Map(ALL_RULES.flatMap((r) => {
@@ -104,6 +107,7 @@ interface Hit {
 /** Every rule and directive on one text (already the de-obfuscated view), first order per rule. */
 function ruleHits(text: string, ignored: ReadonlySet<string>): Hit[] {
   const hits: Hit[] = [];
+  WINDOWS.prepare(text);
   const gates = new KeywordIndex(text);
   for (const rule of ALL_RULES) {
     if (ignored.has(rule.id)) continue;
@@ -214,13 +218,31 @@ function firstOrder(rule: TextRule, text: string, gates: KeywordIndex): RegExpEx
   }
   if (rule.gate !== undefined && !gates.passes(rule.gate)) return null;
   const phrasing = rule.phrasing === true || PHRASING_CATEGORIES.has(rule.category);
-  if (!phrasing && rule.unlessBefore === undefined) return rule.pattern.exec(text);
-  const pattern = GLOBAL_PATTERNS.get(rule.id) as RegExp;
+  const windows = WINDOWS.windows(rule.pattern, text, gates);
+  if (windows === null) return firstOrderIn(rule, phrasing, text, 0, text.length, GLOBAL_PATTERNS.get(rule.id) as RegExp, { mentions: 0 });
+  const seen = { mentions: 0 };
+  for (const window of windows) {
+    const match = firstOrderIn(rule, phrasing, text, window.start, window.end, window.pattern, seen);
+    if (match !== null) return match;
+  }
+  return null;
+}
+
+/**
+ * The first order in text[start, end) (the whole text, or a window of it: rule-windows.ts), matched with
+ * `pattern` (global); `seen` counts the quoted mentions passed over so far, across windows.
+ */
+function firstOrderIn(rule: TextRule, phrasing: boolean, text: string, start: number, end: number, pattern: RegExp, seen: { mentions: number }): RegExpExecArray | null {
+  const whole = start === 0 && end === text.length;
+  const part = whole ? text : text.slice(start, end);
   pattern.lastIndex = 0;
-  for (let mentions = 0; ; mentions++) {
-    const match = pattern.exec(text);
+  for (;;) {
+    const match = pattern.exec(part);
     if (match === null) return null;
-    if (mentions >= MAX_MENTIONS_PER_RULE) return match;
+    if (!whole) match.index += start;
+    if (!phrasing && rule.unlessBefore === undefined) return match;
+    if (seen.mentions >= MAX_MENTIONS_PER_RULE) return match;
+    seen.mentions++;
     if (match[0].length === 0) pattern.lastIndex++;
     if (rule.unlessBefore !== undefined && rule.unlessBefore.test(lineBefore(text, match.index))) continue;
     if (!phrasing || !isQuotedMention(text, match.index, match.index + match[0].length)) return match;
