@@ -69,7 +69,7 @@ describe('approval dev split', () => {
  * decision 0009), so a regression fails while the split stays unseen.
  */
 // Measured after the dev split was widened (decision 0009): precision 99.9 %, recall 97.8 %, hardline 100 % / 97.7 %, FP 0.2 %.
-const HELD_OUT_FLOORS = { precision: 0.995, recall: 0.97, hardlinePrecision: 0.995, hardlineRecall: 0.97 };
+const HELD_OUT_FLOORS = { precision: 0.995, recall: 0.98, hardlinePrecision: 0.995, hardlineRecall: 0.98 };
 const HELD_OUT_FP_CEILING = 0.005;
 
 describe('approval test split (held out)', () => {
