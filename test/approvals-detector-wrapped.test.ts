@@ -248,6 +248,22 @@ describe('broad kills', () => {
     ]);
   });
 
+  it('interpreter exec: module aliases, argument lists with the home directory, program arguments as varargs', () => {
+    expectVerdicts([
+      ["python3 -c 'import subprocess as sp; sp.Popen([\"shutdown\", \"-h\", \"now\"])'", 'hardline'],
+      ["python3 -c 'from subprocess import run; run([\"rm\", \"-rf\", \"/\"])'", 'hardline'],
+      ["python3 -c \"import subprocess; subprocess.run(['sh', '-c', 'rm -rf ~'])\"", 'hardline'],
+      ["node -e \"require('child_process').spawnSync('rm', ['-rf', require('os').homedir()])\"", 'hardline'],
+      ["ruby -e \"system('rm', '-rf', Dir.home)\"", 'hardline'],
+      ["perl -e 'system(\"rm\", \"-rf\", $ENV{HOME})'", 'hardline'],
+      ["python3 -c 'import shutil, pathlib; shutil.rmtree(pathlib.Path.home())'", 'hardline'],
+      ["node -e 'require(\"fs/promises\").rm(\"/etc\", {recursive: true, force: true})'", 'hardline'],
+      ["python3 -c 'import subprocess as sp; sp.run([\"git\", \"status\"])'", 'dangerous'],
+      ["python3 -c 'from shutil import which; print(which(\"git\"))'", 'safe'],
+      ["node -e 'require(\"fs/promises\").rm(\"dist\", {recursive: true, force: true})'", 'safe'],
+    ]);
+  });
+
   it('pid 1 by name, and reordering or joining every pid', () => {
     expectVerdicts([
       ['kill -9 $(pidof systemd)', 'hardline'],

@@ -1,6 +1,6 @@
 import { judgeFileDelete, judgeRecursiveDelete } from './specs/files.js';
 import { REASONS } from './reasons.js';
-import { flag, type Scan } from './scan.js';
+import { flag, UNKNOWN, type Scan } from './scan.js';
 import { checkWriteTarget, isSensitivePath } from './write-targets.js';
 
 /**
@@ -33,7 +33,7 @@ const BACKTICK_EXEC = new Set<Language>(['perl', 'ruby', 'php']);
 
 /** Deletes that take a directory tree; `needsFlag` ones only when the code says `recursive`. */
 const RECURSIVE_DELETE = /\b(?:shutil\.rmtree|rmtree|remove_tree|rm_rf|rm_r|remove_dir|remove_entry_secure|rimraf(?:\.sync)?|deleteRecursively|FileUtils\.rm_rf|delete-directory)\s*\(?\s*/g;
-const FLAGGED_DELETE = /(?:\b(?:rmSync|rmdirSync|removeSync|fs\.rm|fs\.promises\.rm|fsPromises\.rm|Deno\.remove|Deno\.removeSync)|(?<![\w.])(?:rm|unlink))\s*\(\s*/g;
+const FLAGGED_DELETE = /(?:\b(?:rmSync|rmdirSync|removeSync|fs\.rm|fs\.promises\.rm|fsPromises\.rm|promises\.rm|Deno\.remove|Deno\.removeSync)|\brequire\(\s*['"](?:node:)?fs(?:\/promises)?['"]\s*\)\.(?:rm|rmdir)|(?<![\w.])(?:rm|unlink))\s*\(\s*/g;
 const RECURSIVE_FLAG = /recursive\s*[:=]\s*(true|TRUE|T)\b|delete-directory[^)]*\bt\)/;
 const FILE_DELETE = /(?:\b(?:os\.remove|os\.unlink|unlinkSync|fs\.unlink|File\.delete|File\.unlink|FileUtils\.rm|file\.remove|delete-file|Path\([^)]*\)\.unlink)|(?<![\w.])unlink)\s*\(?\s*|['"]unlink['"]\s*,\s*/g;
 /** An absolute or home path written in the code: the target of a delete whose argument is computed. */
@@ -90,7 +90,7 @@ function targetText(code: string, at: number): string | null {
   if (literal !== null) return literal[1] ?? literal[2] ?? literal[3] ?? '';
   const expanded = new RegExp(String.raw`^(?:os\.path\.expanduser|File\.expand_path|Path)\s*\(\s*${STRING}`).exec(rest);
   if (expanded !== null) return expanded[1] ?? expanded[2] ?? expanded[3] ?? '';
-  const home = /^(?:Path\.home\(\)|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home|process\.env\.HOME|process\.env\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.getenv\(['"]HOME['"]\)|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|Sys\.getenv\(['"]HOME['"]\)|path\.expand\(['"]~['"]\)|homedir\(\))/.exec(rest);
+  const home = /^(?:(?:pathlib\.)?Path\.home\(\)|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home|process\.env\.HOME|process\.env\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.getenv\(['"]HOME['"]\)|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|Sys\.getenv\(['"]HOME['"]\)|path\.expand\(['"]~['"]\)|homedir\(\))/.exec(rest);
   if (home === null) return null;
   // `$ENV{HOME} . "/.cpan"`, `os.homedir() + '/x'`, `Path.home() / 'x'`, `os.path.join(HOME, 'x')`
   const joined = new RegExp(String.raw`^\s*\)?\s*(?:\+|\.|\/|,)\s*${STRING}`).exec(rest.slice(home[0].length));
@@ -101,19 +101,73 @@ function targetText(code: string, at: number): string | null {
 function stringArguments(code: string, at: number): string | null {
   const rest = code.slice(at, at + 2000);
   const list = /^\s*[[(]?\s*\[/.test(rest) ? /\[([^\]]*)\]/.exec(rest) : null;
-  const strings = (text: string): string[] => [...text.matchAll(new RegExp(STRING, 'g'))].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
-  if (list !== null) return strings(list[1] ?? '').join(' ');
+  if (list !== null) return argumentWords(list[1] ?? '').join(' ');
   const first = new RegExp(String.raw`^\s*\(?\s*(?:[\w.]+\s*,\s*)?${STRING}`).exec(rest);
   if (first === null) return null;
   const command = first[1] ?? first[2] ?? first[3] ?? '';
+  const after = rest.slice(first[0].length);
   // `spawn("sh", ["-c", "reboot"])`, `execFile('rm', ['-rf', '/'])`: the argument list follows the program.
-  const argList = /^\s*,\s*\[([^\]]*)\]/.exec(rest.slice(first[0].length));
-  return argList === null ? command : [command, ...strings(argList[1] ?? '').map(quoteForShell)].join(' ');
+  const argList = /^\s*,\s*\[([^\]]*)\]/.exec(after);
+  if (argList !== null) return [command, ...argumentWords(argList[1] ?? '')].join(' ');
+  // `system('rm', '-rf', Dir.home)`, `system('rm','-rf','/')`: the program's arguments as further arguments.
+  if (/^\s*,/.test(after)) return [command, ...argumentWords(callTail(after))].join(' ');
+  return command;
+}
+
+/** The rest of a call's arguments: up to the `)` that closes it, or the end of the statement. */
+function callTail(text: string): string {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i] as string;
+    if (quote !== null) {
+      if (c === '\\') i += 1;
+      else if (c === quote) quote = null;
+    } else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if ('([{'.includes(c)) depth += 1;
+    else if (')]}'.includes(c)) {
+      if (depth === 0) return text.slice(0, i);
+      depth -= 1;
+    } else if ((c === ';' || c === '\n') && depth === 0) return text.slice(0, i);
+  }
+  return text;
+}
+
+/**
+ * Each argument of a list as a shell word: a string literal quoted as itself, the home directory (`Dir.home`,
+ * `os.homedir()`, `$ENV{HOME}`) as `~`, anything else as unknown (never dropped, so a target stays a target).
+ */
+function argumentWords(list: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let start = 0;
+  for (let i = 0; i <= list.length; i += 1) {
+    const c = list[i];
+    if (c === undefined || (c === ',' && depth === 0 && quote === null)) {
+      const item = list.slice(start, i).trim();
+      if (item !== '') items.push(item);
+      start = i + 1;
+      continue;
+    }
+    if (quote !== null) {
+      if (c === '\\') i += 1;
+      else if (c === quote) quote = null;
+    } else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if ('([{'.includes(c)) depth += 1;
+    else if (')]}'.includes(c)) depth -= 1;
+  }
+  return items.map((item) => {
+    const literal = new RegExp(String.raw`^${STRING}$`).exec(item);
+    if (literal !== null) return quoteForShell(literal[1] ?? literal[2] ?? literal[3] ?? '');
+    const target = targetText(item, 0);
+    return target !== null && /^~(\/[\w.@%+=:,/-]*)?$/.test(target) ? target : UNKNOWN;
+  });
 }
 
 export function readInterpreterCode(source: string, language: Language, scan: Scan): void {
   // `exec('import os\nwhile 1: os.fork()')`: escaped newlines inside a literal are lines of code too.
-  const code = source.replace(/\\n/g, '\n');
+  const code = language === 'python' ? unaliasPython(source.replace(/\\n/g, '\n')) : source.replace(/\\n/g, '\n');
   for (const match of code.matchAll(EXEC_CALLS[language])) {
     flag(scan, REASONS.interpreterExec);
     const at = (match.index ?? 0) + match[0].length;
@@ -186,6 +240,23 @@ function decodedArgument(code: string, at: number): string | null {
 }
 
 /** One argv word as shell text, so `sh -c 'a b'` stays one argument when the joined line is parsed. */
+/**
+ * `import subprocess as sp; sp.Popen(…)`, `from subprocess import run; run(…)`, `import shutil as sh`: calls
+ * through an alias or a bare imported name are spelled with the module, so the readers above see them.
+ */
+function unaliasPython(code: string): string {
+  let out = code;
+  for (const match of code.matchAll(/\bimport\s+(os|subprocess|shutil|signal)\s+as\s+(\w+)/g)) {
+    out = out.replace(new RegExp(String.raw`(?<![\w.])${match[2] as string}\.`, 'g'), `${match[1] as string}.`);
+  }
+  for (const match of code.matchAll(/\bfrom\s+(os|subprocess|shutil)\s+import\s+([\w\s,]+)/g)) {
+    for (const name of (match[2] as string).split(',').map((n) => n.trim().split(/\s+/)[0] ?? '').filter((n) => /^\w+$/.test(n))) {
+      out = out.replace(new RegExp(String.raw`(?<![\w.])${name}\s*\(`, 'g'), `${match[1] as string}.${name}(`);
+    }
+  }
+  return out;
+}
+
 function quoteForShell(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
