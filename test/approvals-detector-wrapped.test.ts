@@ -348,6 +348,22 @@ describe('database statements', () => {
     ]);
   });
 
+  it('graph deletes by label, migration tasks that drop, and stopping the database server', () => {
+    expectVerdicts([
+      ["cypher-shell 'MATCH (n:User) DETACH DELETE n'", 'dangerous'],
+      ["cypher-shell 'MATCH ()-[r]->() DELETE r'", 'dangerous'],
+      ["cypher-shell 'MATCH (n:User {id: 1}) DELETE n'", 'safe'],
+      ['bin/rails db:schema:load', 'dangerous'],
+      ['php artisan migrate:refresh --seed', 'dangerous'],
+      ['python manage.py migrate shop zero', 'dangerous'],
+      ['python manage.py migrate', 'safe'],
+      ['pg_dropcluster 16 main --stop', 'dangerous'],
+      ['pg_ctl -D /var/lib/postgresql/data stop -m immediate', 'dangerous'],
+      ['mysqladmin -uroot shutdown', 'dangerous'],
+      ['mysqladmin -uroot status', 'safe'],
+    ]);
+  });
+
   it('restores that drop first', () => {
     expectVerdicts([
       ['pg_restore --clean --if-exists -d prod backup.dump', 'dangerous'],

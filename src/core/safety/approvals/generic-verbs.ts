@@ -13,6 +13,7 @@ const LEXICON: ReadonlySet<string> = new Set([
   'reset', 'revoke', 'deregister', 'unregister', 'flush', 'flushall', 'flushdb', 'kill', 'nuke', 'obliterate', 'shred', 'teardown',
   'decommission', 'deprovision', 'unpublish', 'expunge', 'evict', 'zap', 'annihilate', 'deletion', 'rb',
 ]);
+const SCHEMA_RELOADS = /^db:(schema:load|structure:load|seed:replant|schema:load:\w+)$/;
 /** Subcommand-like words: lowercase identifiers, optionally with `-`, `:` or `_` (never paths or file names). */
 const SUBCOMMAND = /^[a-zA-Z][\w:.-]*$/;
 const HTTP_DELETE = /^(-X|--request|--method|-m)(=)?DELETE$/i;
@@ -36,6 +37,8 @@ export function classifyByVerb(name: string, args: readonly string[], scan: Scan
   const joined = args.map((a, i) => (a.startsWith('-') && args[i + 1] !== undefined ? `${a}${args[i + 1]}` : a));
   // `wrangler d1 execute db --command "DROP TABLE users"`: SQL handed to a tool nobody described.
   if (args.some(destroysData)) flag(scan, REASONS.sqlDrop);
+  // Rails/Rake tasks that load a schema over the database or truncate it (`db:schema:load`, `db:seed:replant`).
+  if (operands.some((o) => SCHEMA_RELOADS.test(o))) flag(scan, REASONS.sqlDrop);
   if (operands.some(destructiveWord) || options.some(destructiveWord) || joined.some((a) => HTTP_DELETE.test(a)) || destructiveWord(name.replace(/\.\w+$/, '').replace(UNKNOWN, ''))) {
     flag(scan, REASONS.destructiveVerb);
   }

@@ -11,7 +11,9 @@ const STATEMENT_DESTROYS: readonly RegExp[] = [
   /\bTRUNCATE(\s+TABLE)?\s+["`\w]/i,
   /\bALTER\s+TABLE\s+[\w."`]+\s+DROP\b/i,
   /\bFLUSH(ALL|DB)\b|\bflush_all\b/i,
-  /\bMATCH\s*\(\s*\w*\s*\)\s*(DETACH\s+)?DELETE\b/i,
+  // Cypher: every node (of a label), or every relationship, deleted with no WHERE.
+  /\bMATCH\s*\(\s*\w*(\s*:\s*\w+)?\s*\)\s*(DETACH\s+)?DELETE\b/i,
+  /\bMATCH\s*\(\s*\w*\s*\)\s*<?-\s*\[\s*\w*(\s*:\s*\w+)?\s*\]\s*->?\s*\(\s*\w*\s*\)\s*DELETE\b/i,
   /"match_all"\s*:\s*\{\s*\}/,
   /\.(dropDatabase|drop|dropCollection|dropAllUsers|dropIndexes)\s*\(/,
   // `deleteMany({})`, `remove({}, { writeConcern… })`, `updateMany({}, …)`: an empty filter matches every document.
@@ -25,7 +27,7 @@ const STATEMENT_DESTROYS: readonly RegExp[] = [
 /** The statement that deletes or updates rows: DELETE FROM, UPDATE … SET, ClickHouse's ALTER TABLE … DELETE|UPDATE. */
 const ROW_STATEMENT = /(?:^|\n)\s*(DELETE\s+FROM\s+(ONLY\s+)?[\w."`[\]]+|UPDATE\s+(ONLY\s+)?[\w."`[\]]+(\s+(AS\s+)?\w+)?\s+SET\s|ALTER\s+TABLE\s+[\w."`]+(\s+ON\s+CLUSTER\s+\S+)?\s+(DELETE|UPDATE)\s)/i;
 /** `WHERE 1=1`, `WHERE true`, `WHERE 1`, `WHERE id = id`: a condition every row meets. */
-const ALWAYS_TRUE = /\bWHERE\s+(1\s*=\s*1|'1'\s*=\s*'1'|true|1|0\s*=\s*0|([\w.]+)\s*=\s*\2)\s*$/i;
+const ALWAYS_TRUE = /\bWHERE\s+(1\s*=\s*1|'1'\s*=\s*'1'|true|1|0\s*=\s*0|([\w.'"]+)\s*=\s*\2)\s*$/i;
 
 /**
  * DELETE or UPDATE with no WHERE before the statement ends: every row. The statement runs to its `;` (a WHERE on
@@ -116,7 +118,10 @@ export const DATABASE_SPECS: readonly CommandSpec[] = [
   { names: ['cockroach'], clusters: true, values: ['-e', '--execute', '--url', '--host', '--database', '-d'], check: statements(['-e', '--execute']) },
   { names: ['snowsql', 'bq', 'influx', 'trino', 'presto'], values: ['-q', '--query', '-e', '--execute', '-execute'], check: statements(['-q', '--query', '-e', '--execute', '-execute'], (c) => (c.name === 'bq' || (c.name === 'influx' && c.operands[0] === 'query') ? c.operands.slice(1) : [])), rules: [{ sub: '* delete', reason: REASONS.sqlDrop }, { sub: 'delete|rm', reason: REASONS.sqlDrop }] },
   { names: ['cypher-shell'], values: ['-u', '-p', '-a', '-d', '--database', '-f', '--file'], check: statements([], (c) => c.operands) },
-  { names: ['dropdb', 'memcflush'], check: (_c, s) => flag(s, REASONS.sqlDrop) },
+  { names: ['dropdb', 'memcflush', 'pg_dropcluster'], check: (_c, s) => flag(s, REASONS.sqlDrop) },
+  // Stopping the database server itself.
+  { names: ['pg_ctl'], values: ['-D', '--pgdata', '-m', '--mode', '-l', '--log', '-o', '-t', '--timeout', '-w', '-W'], rules: [{ sub: 'stop|kill', reason: REASONS.stopService }] },
+  { names: ['pg_ctlcluster'], rules: [{ sub: '* * stop', reason: REASONS.stopService }] },
   // ODBC and FreeTDS shells read statements on stdin.
   { names: ['isql', 'iusql', 'tsql'], check: statements([]) },
   // ZooKeeper: a recursive delete of a znode tree.
@@ -127,5 +132,5 @@ export const DATABASE_SPECS: readonly CommandSpec[] = [
   { names: ['flyway'], rules: [{ sub: 'clean', reason: REASONS.sqlDrop }] },
   { names: ['sequelize', 'sequelize-cli'], rules: [{ sub: 'db:drop|db:migrate:undo:all|db:seed:undo:all', reason: REASONS.sqlDrop }] },
   { names: ['dropuser'], check: (_c, s) => flag(s, REASONS.accounts) },
-  { names: ['mysqladmin'], rules: [{ operand: /^drop$/, reason: REASONS.sqlDrop }] },
+  { names: ['mysqladmin'], values: ['-u', '--user', '-p', '-h', '--host', '-P', '--port', '-S', '--socket'], clusters: true, rules: [{ operand: /^drop$/, reason: REASONS.sqlDrop }, { operand: /^shutdown$/, reason: REASONS.stopService }] },
 ];

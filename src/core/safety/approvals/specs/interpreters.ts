@@ -39,7 +39,7 @@ const INTERPRETERS: readonly Interpreter[] = [
 /** Framework task runners (`python manage.py flush`, `php artisan migrate:fresh`): the tasks that empty or drop the database. */
 const SCRIPT_TASKS_THAT_DROP: ReadonlyArray<readonly [string, RegExp]> = [
   ['manage.py', /^(flush|reset_db|sqlflush)$/],
-  ['artisan', /^(migrate:(fresh|reset)|db:wipe)$/],
+  ['artisan', /^(migrate:(fresh|reset|refresh)|db:wipe)$/],
 ];
 
 function interpreterCheck(interpreter: Interpreter) {
@@ -79,6 +79,8 @@ function interpreterCheck(interpreter: Interpreter) {
     if (script === undefined || script === '-') runStdinCode(invocation.stdin, scan, read);
     const tasks = SCRIPT_TASKS_THAT_DROP.find(([name]) => script === name || script?.endsWith(`/${name}`) === true)?.[1];
     if (tasks?.test(command.operands[1] ?? '') === true) flag(scan, REASONS.sqlDrop);
+    // `manage.py migrate app zero`: every migration of the app unapplied, its tables dropped.
+    if (tasks !== undefined && script?.endsWith('manage.py') === true && command.operands[1] === 'migrate' && command.operands.slice(2).includes('zero')) flag(scan, REASONS.sqlDrop);
   };
 }
 
