@@ -105,12 +105,31 @@ function inPlace(text: string, encoding: string, pattern: RegExp, min: number, d
 const NAMES_ROT13 = /\brot[\s-]?13\b/i;
 const NAMES_REVERSED = /\b(?:revers(?:e|ed)|backwards?|right[\s-]to[\s-]left|mirror(?:ed)?)\b/i;
 
+/** Each ASCII letter turned 13 places, everything else as it was; over the UTF-16 units (a callback per letter cost more than the rest of decoding). */
 function rot13(text: string): string {
-  return text.replace(/[a-zA-Z]/g, (c) => {
-    const base = c <= 'Z' ? 65 : 97;
-    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
-  });
+  const units = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    units[i] = c >= 65 && c <= 90 ? ((c - 52) % 26) + 65 : c >= 97 && c <= 122 ? ((c - 84) % 26) + 97 : c;
+  }
+  return Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le');
 }
+
+/**
+ * The text's code points in reverse order, as `[...text].reverse().join('')`: the UTF-16 units reversed
+ * natively (a Buffer), then each surrogate pair, which that leaves low-before-high, put back in order. Pairs
+ * cannot overlap (a unit is either high or low), so swapping every low-high couple restores exactly the pairs
+ * the text had; lone surrogates stay lone, as in the spread.
+ */
+function reversed(text: string): string {
+  const bytes = Buffer.from(text, 'utf16le');
+  bytes.reverse();
+  bytes.swap16();
+  const out = bytes.toString('utf16le');
+  return SWAPPED_PAIR.test(out) ? out.replace(SWAPPED_PAIRS, '$2$1') : out;
+}
+const SWAPPED_PAIR = /[\udc00-\udfff][\ud800-\udbff]/;
+const SWAPPED_PAIRS = /([\udc00-\udfff])([\ud800-\udbff])/g;
 
 const DECODERS: readonly Decoder[] = [
   {
@@ -162,7 +181,7 @@ const DECODERS: readonly Decoder[] = [
   },
   {
     encoding: 'reversed text',
-    find: (text) => (text.length <= WHOLE_TEXT_LIMIT || NAMES_REVERSED.test(text) ? [{ encoding: 'reversed text', text: [...text].reverse().join(''), index: 0 }] : []),
+    find: (text) => (text.length <= WHOLE_TEXT_LIMIT || NAMES_REVERSED.test(text) ? [{ encoding: 'reversed text', text: reversed(text), index: 0 }] : []),
   },
 ];
 

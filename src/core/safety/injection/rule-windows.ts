@@ -30,6 +30,12 @@ const WHOLE_TEXT_BELOW = 4 * REACH;
 
 interface Plan {
   gate: KeywordGate;
+  /**
+   * Unicode mode with case folding: `ſ` and the Kelvin sign `K` match `s` and `k` (and `\w`, `\b` count them),
+   * which the ASCII keyword scan does not see; on a text holding either the rule runs whole. The scanned view
+   * is NFKC-normalised, which folds both away, so this is for other callers.
+   */
+  foldsBeyondAscii: boolean;
   before: number;
   after: number;
   /** The expression (global) for a window at neither, the start, the end, or both ends of the text. */
@@ -37,8 +43,8 @@ interface Plan {
 }
 
 /**
- * Each pattern's windowing plan, or null when it is not windowed (no literals, line-anchored, or Unicode
- * mode, whose case folding the ASCII keyword scan does not model). Built for all patterns together on the
+ * Each pattern's windowing plan, or null when it is not windowed (no literals, line-anchored, flags other
+ * than `i` and `u`, or Unicode mode with a literal beyond ASCII, whose case folding the keyword scan does not model). Built for all patterns together on the
  * first long text: reading the patterns' syntax trees costs a few hundred milliseconds, once per process,
  * and short texts never need it. All at once, so the keyword scan's tables are rebuilt once, before any
  * text is scanned with them.
@@ -61,19 +67,23 @@ export class RuleWindows {
   windows(pattern: RegExp, text: string, keywords: KeywordIndex): Window[] | null {
     if (text.length < WHOLE_TEXT_BELOW) return null;
     const plan = this.plans?.get(pattern) ?? null;
-    return plan === null ? null : windowsOf(plan, text, keywords);
+    if (plan === null || (plan.foldsBeyondAscii && /[\u017f\u212a]/.test(text))) return null;
+    return windowsOf(plan, text, keywords);
   }
 }
 
 function buildPlan(pattern: RegExp): Plan | null {
-  if (pattern.flags.replace('g', '') !== 'i' && pattern.flags.replace('g', '') !== '') return null;
+  const own = pattern.flags.replace('g', '');
+  if (!/^i?u?$/.test(own)) return null;
   const facts = patternFacts(pattern);
   if (facts.literals === null || facts.lineAnchored) return null;
-  const flags = pattern.flags.includes('i') ? 'i' : '';
-  const gate = keywordGate(facts.literals.set.map(literalSource), flags);
+  const unicode = own.includes('u');
+  // The keyword scan folds ASCII case only; in Unicode mode only all-ASCII literals are read the same (see `windows`).
+  if (unicode && !facts.literals.set.every((l) => [...l].every((c) => c.charCodeAt(0) < 0x80))) return null;
+  const gate = keywordGate(facts.literals.set.map(literalSource), own.includes('i') ? 'i' : '');
   // A match at most REACH long reaches at most REACH either side of the literal it contains.
   const reach = (side: number) => Math.min(side, facts.maxLength, REACH);
-  const global = `${flags}g`;
+  const global = `${own}g`;
   const replaced = (offsets: readonly number[]) => {
     let source = pattern.source;
     for (const at of [...offsets].sort((a, b) => b - a)) source = `${source.slice(0, at)}(?!)${source.slice(at + 1)}`;
@@ -82,6 +92,7 @@ function buildPlan(pattern: RegExp): Plan | null {
   const { start, end } = facts.anchors;
   return {
     gate,
+    foldsBeyondAscii: unicode && own.includes('i'),
     before: reach(facts.literals.before) + Math.min(facts.lookbehind, REACH),
     after: reach(facts.literals.after) + Math.min(facts.lookahead, REACH),
     variants: { inner: replaced([...start, ...end]), atStart: replaced(end), atEnd: replaced(start), whole: new RegExp(pattern.source, global) },

@@ -149,30 +149,38 @@ function looksLeet(word: string): boolean {
   return !/[0-9]{2}/.test(word) && !/[0-9]$/.test(word);
 }
 
-/** Replace every match of `pattern`, carrying the origin map: a replacement maps to its match's start. */
+/**
+ * Replace every match of `pattern`, carrying the origin map: a replacement maps to its match's start.
+ * The text is built from pieces and the map written into one array sized for the result (both rewrites here
+ * shorten the text or keep its length; a longer result grows the array): a README has thousands of matches
+ * (indentation, tables), and a typed array per match cost more than the matching.
+ */
 function rewrite(view: TextView, pattern: RegExp, replace: (match: string) => string): TextView {
-  let text = '';
-  const pieces: Int32Array[] = [];
+  const source = view.text;
+  const pieces: string[] = [];
+  let origin = new Int32Array(source.length);
+  let length = 0;
   let from = 0;
-  for (const match of view.text.matchAll(pattern)) {
+  const ensure = (extra: number) => {
+    if (length + extra <= origin.length) return;
+    const grown = new Int32Array(Math.max(origin.length * 2, length + extra));
+    grown.set(origin.subarray(0, length));
+    origin = grown;
+  };
+  for (const match of source.matchAll(pattern)) {
     const replacement = replace(match[0]);
-    text += view.text.slice(from, match.index) + replacement;
-    pieces.push(view.origin.subarray(from, match.index));
     const at = view.origin[match.index] as number;
-    pieces.push(Int32Array.from(replacement, (_, i) => (i < match[0].length ? (view.origin[match.index + i] ?? at) : at)));
+    ensure(match.index - from + replacement.length);
+    pieces.push(source.slice(from, match.index), replacement);
+    origin.set(view.origin.subarray(from, match.index), length);
+    length += match.index - from;
+    for (let i = 0; i < replacement.length; i++) origin[length++] = i < match[0].length ? (view.origin[match.index + i] ?? at) : at;
     from = match.index + match[0].length;
   }
   if (pieces.length === 0) return view;
-  pieces.push(view.origin.subarray(from));
-  return { text: text + view.text.slice(from), origin: concat(pieces) };
-}
-
-function concat(pieces: readonly Int32Array[]): Int32Array {
-  const out = new Int32Array(pieces.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
+  ensure(source.length - from);
+  pieces.push(source.slice(from));
+  origin.set(view.origin.subarray(from), length);
+  length += source.length - from;
+  return { text: pieces.join(''), origin: length === origin.length ? origin : origin.slice(0, length) };
 }
