@@ -13,7 +13,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { findInvisibleCharacters } from '../src/core/safety/injection/invisible-unicode.js';
-import { segments } from '../src/core/safety/injection/linear-model.js';
+import { scoreSegment, segments } from '../src/core/safety/injection/linear-model.js';
 import { defaultWeightsPath, encodeWeights } from '../src/core/safety/injection/model-weights.js';
 import { buildTextView } from '../src/core/safety/injection/text-view.js';
 import { DEFAULT_TRAIN_OPTIONS, outOfFoldScores, thresholdForFalsePositiveRate, trainLinearModel, type TrainingExample } from '../src/core/safety/injection/train.js';
@@ -51,6 +51,8 @@ const writerOf = (id: string): string => id.split('-')[0] as string;
 /** Corpus entries, and those of them long enough to be cut into segments (documents, not notes). */
 const corpusIds = new Set<string>();
 const segmentGroups = new Set<string>();
+/** Long attack entries written in full (a document with one order somewhere in it), by segment. */
+const longAttacks: Array<{ id: string; segments: string[] }> = [];
 
 // The test split: only which files it reads, so none of them is trained on.
 const test = loadSplit('test');
@@ -70,10 +72,16 @@ for (const entry of [...dev, ...oldCorpusEntries()]) {
     continue;
   }
   segmentGroups.add(entry.id);
-  for (const seg of segments(text.slice(0, MAX_DOC_CHARS + (insertedAt ?? 0)))) {
+  const parts = segments(text.slice(0, MAX_DOC_CHARS + (insertedAt ?? 0)));
+  // A long attack written in full hides its order in one segment we cannot point at: chosen below.
+  if (label === 1 && insertedAt === undefined) {
+    longAttacks.push({ id: entry.id, segments: parts.map((seg) => view(seg.text)).filter((t) => t.trim() !== '') });
+    continue;
+  }
+  for (const seg of parts) {
     const holdsInsert = insertedAt !== undefined && insertedAt >= seg.start && insertedAt < seg.start + seg.text.length;
     if (insertedAt !== undefined && !holdsInsert && seg.start > MAX_DOC_CHARS) continue;
-    add(entry.id, view(seg.text), holdsInsert || (label === 1 && insertedAt === undefined) ? 1 : 0, holdsInsert ? 'dev inserted attack' : `dev ${label === 1 && insertedAt === undefined ? 'attack' : 'clean'} segment`, writerOf(entry.id));
+    add(entry.id, view(seg.text), holdsInsert ? 1 : 0, holdsInsert ? 'dev inserted attack' : 'dev clean segment', writerOf(entry.id));
   }
 }
 
@@ -128,6 +136,19 @@ examples.forEach((e, i) => {
 });
 
 const options = DEFAULT_TRAIN_OPTIONS;
+// Which segment of a long attack holds its order is not labelled. Calling every segment an attack taught the
+// model that ordinary documentation is one (most of such a document is); so a first model, trained on everything
+// else, picks the segment it scores highest, and only that one is the attack (multiple-instance learning in
+// one step). The rest of the document is left out: it may hold part of the order.
+if (longAttacks.length > 0) {
+  const first = trainLinearModel(examples, options);
+  const picker = { buckets: options.buckets, bias: first.bias, weights: first.weights, flagAt: 1, greyAt: 1 };
+  for (const attack of longAttacks) {
+    let best = attack.segments[0];
+    for (const seg of attack.segments) if (scoreSegment(picker, seg) > scoreSegment(picker, best ?? '')) best = seg;
+    if (best !== undefined) add(attack.id, best, 1, 'dev long attack (its likeliest segment)', writerOf(attack.id));
+  }
+}
 const oof = outOfFoldScores(examples, foldGroups, FOLDS, options);
 // Thresholds at the document level (a document is flagged when any of its segments is), chosen twice: on the
 // corpus's clean entries (short notes, chat, code, security write-ups) and on the benign documents from disk.
