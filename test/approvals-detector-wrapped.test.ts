@@ -180,6 +180,52 @@ describe('wrappers', () => {
     ]);
   });
 
+  it('variables whose value a program runs (GIT_SSH_COMMAND, PAGER, EDITOR, LESSOPEN, BASH_ENV)', () => {
+    expectVerdicts([
+      ["GIT_SSH_COMMAND='rm -rf ~' git fetch", 'hardline'],
+      ["PAGER='rm -rf ~' man ls", 'hardline'],
+      ["LESSOPEN='|rm -rf ~ %s' less notes.txt", 'hardline'],
+      ["BASH_ENV=<(echo 'rm -rf ~') bash -c true", 'hardline'],
+      ['GIT_SSH_COMMAND="ssh -i ~/.ssh/id_ed25519_deploy -o IdentitiesOnly=yes" git clone git@github.com:acme/app.git', 'safe'],
+      ['VISUAL="code --wait" git commit', 'safe'],
+      ["GIT_PAGER='less -R' git diff", 'safe'],
+    ]);
+  });
+
+  it('git runs rebase --exec, submodule foreach, bisect run and filter-branch filters', () => {
+    expectVerdicts([
+      ["git rebase --exec 'rm -rf ~' HEAD~1", 'hardline'],
+      ['git rebase -x reboot HEAD~2', 'hardline'],
+      ["git submodule foreach 'rm -rf ~'", 'hardline'],
+      ["git bisect run sh -c 'rm -rf ~'", 'hardline'],
+      ["git filter-branch --tree-filter 'rm -rf ~' HEAD", 'hardline'],
+      ["git rebase -i --exec 'npm test' main", 'safe'],
+      ["git submodule foreach 'git pull origin main'", 'safe'],
+      ['git bisect run npm test', 'safe'],
+    ]);
+  });
+
+  it('package and version managers, watchers and dev shells run their command', () => {
+    expectVerdicts([
+      ["npx -c 'reboot'", 'hardline'],
+      ["yarn exec 'rm -rf ~'", 'hardline'],
+      ['pnpm exec rm -rf ~', 'hardline'],
+      ['bun x rimraf ~', 'hardline'],
+      ["nodemon --exec 'rm -rf ~'", 'hardline'],
+      ["cargo watch -x run -s 'rm -rf ~'", 'hardline'],
+      ['watchexec -- rm -rf ~', 'hardline'],
+      ['nvm exec 20 rm -rf ~', 'hardline'],
+      ['pixi run rm -rf ~', 'hardline'],
+      ['nix develop -c rm -rf ~', 'hardline'],
+      ['mise exec -- git push -f', 'dangerous'],
+      ["npx -c 'eslint .'", 'safe'],
+      ['pnpm exec vitest run', 'safe'],
+      ['nix develop -c npm test', 'safe'],
+      ['watchexec -e ts -- npm test', 'safe'],
+      ['cargo watch -x test', 'safe'],
+    ]);
+  });
+
   it('find -maxdepth 0 hands -exec the starting point itself', () => {
     expect(verdict("find / -maxdepth 0 -exec sh -c 'rm -rf \"$1\"' _ {} \\;")).toBe('hardline');
     expect(verdict("find . -name '*.test.ts' -exec npx prettier --check {} +")).toBe('safe');

@@ -9,6 +9,7 @@ import { withShellTree, type ShellNode } from './shell-parser.js';
 import { ARRAY_SEPARATOR, expandToString, expandWord, type Substitution, type WordContext } from './shell-words.js';
 import { runBuiltin } from './shell-builtins.js';
 import { checkReadSource, checkWriteTarget } from './write-targets.js';
+import { runWrittenFile } from './specs/shells.js';
 
 /**
  * Walks every command a bash AST can run (lists, pipelines, if/while/until/for/case bodies, subshells, groups,
@@ -279,7 +280,11 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   // `X=1 cmd`: the assignment is for that command's environment only, but its value still runs substitutions.
   for (const a of assignments) {
     // `HISTFILE= bash`: the command (often a new shell) runs without history.
-    if (disablesHistory(a.childForFieldName('name')?.text ?? '', assignmentValue(a, scan))) flag(scan, REASONS.history);
+    const variable = a.childForFieldName('name')?.text ?? '';
+    const value = assignmentValue(a, scan);
+    if (disablesHistory(variable, value)) flag(scan, REASONS.history);
+    // `GIT_SSH_COMMAND='…' git fetch`, `EDITOR='…' git commit`, `BASH_ENV=<(…) bash -c …`: the value is run.
+    runCommandVariable(variable, value, scan);
   }
   const name = expandWord(nameNode, ctx);
   const args = argumentNodes.map((a) => expandWord(a, ctx));
@@ -379,6 +384,20 @@ function assign(node: ShellNode, scan: Scan): void {
   if (disablesHistory(name, value)) flag(scan, REASONS.history);
   // The prompt hook runs before every prompt: its value is shell code.
   if (PROMPT_HOOKS.has(name) && value !== UNKNOWN) scan.runShell(value);
+  runCommandVariable(name, value, scan);
+}
+
+/** Variables whose value programs run as a command (git, man, less, sudo, ssh) or, for BASH_ENV/ENV, source as a file. */
+const COMMAND_VARIABLES: ReadonlySet<string> = new Set(['GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_PAGER', 'PAGER', 'MANPAGER', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'EDITOR', 'VISUAL', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'LESSOPEN', 'LESSCLOSE', 'BROWSER']);
+
+function runCommandVariable(name: string, value: string, scan: Scan): void {
+  if (value === '' || value.includes(UNKNOWN)) return;
+  if (name === 'BASH_ENV' || name === 'ENV') {
+    runWrittenFile(value, scan);
+    return;
+  }
+  // LESSOPEN's `|cmd %s` form pipes the command's output to less.
+  if (COMMAND_VARIABLES.has(name)) scan.runShell(value.replace(/^\|+/, '').replace(/%s/g, 'file'));
 }
 
 const PROMPT_HOOKS: ReadonlySet<string> = new Set(['PROMPT_COMMAND', 'PS0']);

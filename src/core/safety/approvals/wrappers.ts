@@ -42,6 +42,8 @@ export interface WrapperSpec {
    * its command only through a code option (`runuser -u root -- cmd` vs `runuser -l root -c 'cmd'`).
    */
   commandWith?: readonly string[];
+  /** After one of these options the remaining words are the command (`nix develop -c cmd …`). */
+  commandAfter?: readonly string[];
   /** The program has rules of its own too (`screen -X quit`): its own argv is classified as well as what it runs. */
   alsoSelf?: boolean;
 }
@@ -162,10 +164,11 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['docker-compose', { sub: 'exec', values: ['-e', '--env', '-u', '--user', '-w', '--workdir', '--index', '-f', '--file', '-p', '--project-name'], positional: 1, remote: true }],
   ['kubectl', { sub: 'exec', values: ['-c', '--container', '-n', '--namespace', '--context', '-f', '--filename', '--pod-running-timeout'], positional: 1, remote: true }],
   ['oc', { sub: 'exec', values: ['-c', '--container', '-n', '--namespace'], positional: 1, remote: true }],
-  ['npx', { values: ['-p', '--package'] }],
-  ['npm', { sub: 'exec', values: ['-p', '--package', '-w', '--workspace'] }],
-  ['pnpm', { sub: 'dlx', values: ['-p', '--package'] }],
-  ['yarn', { sub: 'dlx', values: ['-p', '--package'] }],
+  ['npx', { values: ['-p', '--package'], code: ['-c', '--call'] }],
+  ['npm', { sub: 'exec', values: ['-p', '--package', '-w', '--workspace'], code: ['-c', '--call'] }],
+  ['pnpm', { sub: 'dlx|exec', values: ['-p', '--package', '-C', '--dir', '--filter'], code: ['-c', '--shell-mode'] }],
+  // yarn 1's `exec` runs its words as a shell command.
+  ['yarn', { sub: 'dlx|exec', values: ['-p', '--package'], joinsArgs: true }],
   ['bunx', { values: ['-p', '--package'] }],
   ['poetry', { sub: 'run' }],
   ['pipenv', { sub: 'run' }],
@@ -173,7 +176,25 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['pdm', { sub: 'run' }],
   ['bundle', { sub: 'exec' }],
   ['conda', { sub: 'run', values: ['-n', '--name', '-p', '--prefix'] }],
-  ['mise', { sub: 'exec' }],
+  ['mise', { sub: 'exec|x', values: ['-C', '--cd', '-j', '--jobs'], code: ['-c', '--command'], chdir: ['-C', '--cd'] }],
+  // Version managers and project runners: `asdf exec`, `nvm exec 20 cmd`, `rbenv exec`, `pixi run`, `hatch run`…
+  ['asdf', { sub: 'exec' }],
+  ['nvm', { sub: 'exec|run', flags: ['--silent', '--lts'], positional: 1 }],
+  ['rbenv', { sub: 'exec' }],
+  ['pyenv', { sub: 'exec' }],
+  ['nodenv', { sub: 'exec' }],
+  ['goenv', { sub: 'exec' }],
+  ['jenv', { sub: 'exec' }],
+  ['pixi', { sub: 'run|exec', values: ['-e', '--environment', '--manifest-path'] }],
+  ['hatch', { sub: 'run', values: ['-e', '--env'] }],
+  ['rye', { sub: 'run' }],
+  ['devbox', { sub: 'run', values: ['-c', '--config', '-e', '--env'] }],
+  ['bun', { sub: 'x', values: ['-p', '--package'] }],
+  // `nix develop -c cmd …`, `nix shell pkgs -c cmd …`: the words after -c are the command.
+  ['nix', { sub: 'develop|shell', commandAfter: ['-c', '--command'], positional: Number.POSITIVE_INFINITY }],
+  ['nodemon', { values: ['-w', '--watch', '-e', '--ext', '-i', '--ignore', '-d', '--delay', '--signal', '-x'], code: ['--exec'] }],
+  ['watchexec', { flags: ['-r', '--restart', '-c', '--clear', '-n', '-N', '--notify', '-W', '--postpone', '-p', '-1', '-q', '--quiet', '-o'], values: ['-e', '--exts', '-w', '--watch', '-i', '--ignore', '-d', '--debounce', '-s', '--signal', '--shell', '-f', '--filter', '--on-busy-update', '--project-origin', '--workdir', '-E', '--env', '--delay-run', '--stop-signal', '--stop-timeout'], joinsArgs: true }],
+  ['cargo', { sub: 'watch', values: ['-x', '--exec', '-w', '--watch', '-i', '--ignore', '-d', '--delay', '-C', '--workdir'], code: ['-s', '--shell'] }],
   ['direnv', { sub: 'exec', positional: 1 }],
   ['nix-shell', { code: ['--run', '--command'], values: ['-p', '--packages', '-I', '--arg', '--argstr', '-A'] }],
   ['torsocks', {}],
@@ -259,6 +280,11 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
         here.code.push(argv[i + 1] ?? '');
         i += 1;
         continue;
+      }
+      if (spec.commandAfter?.includes(option) === true) {
+        i += 1;
+        commandForm = true;
+        break;
       }
       if (spec.commandWith?.includes(option) === true) {
         commandForm = true;

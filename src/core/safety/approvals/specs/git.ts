@@ -53,6 +53,19 @@ function gitCheck(command: Command, scan: Scan): void {
   const defined = sub === undefined ? undefined : scan.files.get(`${GIT_ALIAS}${sub}`);
   if (defined !== undefined && scan.depth < 4) runAlias(defined, rest, scan);
   if (sub === 'config' && rest.some((r) => /^core\.(hooksPath|sshCommand|pager|fsmonitor)$/.test(r)) && command.options.some((o) => o === '--global' || o === '--system')) flag(scan, REASONS.persistence);
+  // `git rebase --exec 'cmd'`, `git rebase -x cmd`, `git submodule foreach 'cmd'`, `git bisect run cmd …`: git runs them.
+  if (sub === 'rebase') {
+    for (const code of [...valuesOf(command, '--exec', '-x'), ...afterSub.flatMap((a, i) => (a === '-x' || a === '--exec' ? [afterSub[i + 1] ?? ''] : []))]) scan.runShell(code);
+  }
+  if (sub === 'submodule' && rest[0] === 'foreach') {
+    const words = afterSub.slice(afterSub.indexOf('foreach') + 1).filter((w) => w !== '--recursive' && w !== '-q' && w !== '--quiet');
+    if (words.length > 0) scan.runShell(words.join(' '));
+  }
+  if (sub === 'filter-branch') {
+    for (const code of valuesOf(command, '--tree-filter', '--index-filter', '--msg-filter', '--env-filter', '--commit-filter', '--parent-filter', '--tag-name-filter')) scan.runShell(code);
+    for (const [i, a] of afterSub.entries()) if (/^--(tree|index|msg|env|commit|parent|tag-name)-filter$/.test(a) && afterSub[i + 1] !== undefined) scan.runShell(afterSub[i + 1] as string);
+  }
+  if (sub === 'bisect' && rest[0] === 'run' && rest.length > 1) scan.runArgv(afterSub.slice(afterSub.indexOf('run') + 1));
   // `git clone … <skills dir>` installs a skill behind the user's back.
   if (sub === 'clone' && command.operands.length >= 3) checkSelfWrite(command.operands.at(-1) as string, scan);
 }
