@@ -326,6 +326,18 @@ describe('broad kills', () => {
     ]);
   });
 
+  it('SIGKILL by a name pid 1 answers to is SIGKILL to init; a root-only catch-all is every root process', () => {
+    expectVerdicts([
+      ['pkill -9 systemd', 'hardline'],
+      ['killall -KILL init', 'hardline'],
+      ['pkill -9 -f /sbin/init', 'hardline'],
+      ['killall -9 -u root -r .', 'hardline'],
+      ['pkill -9 systemd-resolved', 'dangerous'],
+      ['pkill systemd', 'dangerous'],
+      ['pkill -9 -u dev systemd', 'dangerous'],
+    ]);
+  });
+
   it('fuser -k on the root directory reaches every process; on a port it asks', () => {
     expectVerdicts([
       ['fuser -k /', 'hardline'],
@@ -369,6 +381,8 @@ describe('database statements', () => {
     expectVerdicts([
       ["clickhouse-client --multiquery --query='ALTER TABLE events DELETE WHERE 1'", 'dangerous'],
       ["psql -c 'DROP SEQUENCE order_seq'", 'dangerous'],
+      ["psql -c 'DROP FUNCTION refresh_stats()'", 'dangerous'],
+      ["snowsql -q 'DROP WAREHOUSE etl_wh'", 'dangerous'],
       ["clickhouse-client -q 'DROP DICTIONARY geo'", 'dangerous'],
       ["influx -database metrics -execute 'DROP SERIES FROM cpu'", 'dangerous'],
       ["mongosh app --eval 'db.runCommand({ dropDatabase: 1 })'", 'dangerous'],

@@ -64,8 +64,29 @@ function killByName(command: Command, scan: Scan): void {
   const catchAll = regex && command.operands.some((p) => matchesEveryName(p, exact)) && !command.options.some((o) => narrowing.test(o));
   // `pkill -u root`, `killall -9 -u root`: with no name, every process root owns (init and every daemon).
   const users = ['-u', '-U', '--euid', '--uid', '--user'].flatMap((o) => command.optionValues.get(o) ?? []).flatMap((v) => v.split(','));
-  const everyRootProcess = command.operands.length === 0 && users.some((u) => u === 'root' || u === '0');
-  flag(scan, inverted || catchAll || everyRootProcess ? REASONS.killAll : REASONS.killProcesses);
+  const rootOnly = users.length > 0 && users.every((u) => u === 'root' || u === '0');
+  const everyRootProcess = rootOnly && (command.operands.length === 0 || (regex && command.operands.some((p) => matchesEveryName(p, exact))));
+  flag(scan, inverted || catchAll || everyRootProcess || sigkillsInit(command, regex, exact) ? REASONS.killAll : REASONS.killProcesses);
+}
+
+/** The names pid 1 runs under, as `pkill -f` sees its command line too. */
+const INIT_PROCESS_NAMES = ['systemd', 'init', '/sbin/init', '/lib/systemd/systemd', '/usr/lib/systemd/systemd', 'launchd'];
+
+/** `pkill -9 systemd`, `killall -KILL init`: SIGKILL by a name that pid 1 answers to, as `kill -9 1`. */
+function sigkillsInit(command: Command, regex: boolean, exact: boolean): boolean {
+  const args = command.args;
+  const sigkill = args.some((a, i) => /^-(9|KILL|SIGKILL)$/i.test(a) || (/^(-s|--signal)$/.test(a) && /^(9|KILL|SIGKILL)$/i.test(args[i + 1] ?? '')) || /^--signal=(9|KILL|SIGKILL)$/i.test(a));
+  if (!sigkill || command.options.some((o) => /^-[a-zA-Z]*[uUgGtPsyoZ]$/.test(o) || o === '--parent' || o === '--terminal')) return false;
+  return command.operands.some((pattern) => {
+    if (!regex) return INIT_PROCESS_NAMES.includes(pattern);
+    try {
+      const re = new RegExp(exact ? `^(?:${pattern})$` : pattern);
+      const full = command.options.some((o) => /^-[a-zA-Z]*f/.test(o) || o === '--full');
+      return (full ? INIT_PROCESS_NAMES : ['systemd', 'init', 'launchd']).some((name) => re.test(name) && (exact || pattern.length >= 3));
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** `fuser -k /`, `fuser -km /`: every process has the root directory open (as its root, at least). */
