@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decodeHidden } from '../src/core/safety/injection/decode.js';
 import { ALL_RULES, scanForInjection } from '../src/core/safety/injection/scan.js';
 
 const scan = (text: string) => scanForInjection(text, { source: 'context_file' });
@@ -76,5 +77,13 @@ describe('scanner: rule table', () => {
   it('has unique rule ids across all languages and markup (catches a copy-pasted rule shadowing another in reports and ignoreRules)', () => {
     const ids = ALL_RULES.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('reverses by code point and turns ROT13 on ASCII letters only (catches a fast path splitting emoji or lone surrogates, or rotating é)', () => {
+    const text = 'Reversed: 👩‍💻 é \ud800 x \udc00\ud800 \ud83d\ude00 ABC xyz Ω ROT13';
+    const pieces = decodeHidden(text);
+    expect(pieces.find((p) => p.encoding === 'reversed text')?.text).toBe([...text].reverse().join(''));
+    const rot = text.replace(/[a-zA-Z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - (c <= 'Z' ? 65 : 97) + 13) % 26) + (c <= 'Z' ? 65 : 97)));
+    expect(pieces.find((p) => p.encoding === 'ROT13')?.text).toBe(rot);
   });
 });

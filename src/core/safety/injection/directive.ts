@@ -174,6 +174,9 @@ const LATIN_CANDIDATES = new RegExp(
   'gi',
 );
 const MAX_WORD = 40;
+/** LATIN_STEMS by their first character: a candidate is compared only with the stems it can start. */
+const STEMS_BY_FIRST = new Map<string, Array<[string, PatternRef]>>();
+for (const entry of LATIN_STEMS) STEMS_BY_FIRST.set(entry[0][0] as string, [...(STEMS_BY_FIRST.get(entry[0][0] as string) ?? []), entry]);
 const FIRST_WORD_LENGTHS = [...new Set([...LATIN_FIRST_WORDS.keys()].map((w) => w.length))].sort((a, b) => a - b);
 
 function isLetter(code: number): boolean {
@@ -196,11 +199,13 @@ function latinCandidates(text: string): Map<PatternRef, number[]> {
     // Inside a word ("re|move"): the sticky pattern's look-behind would refuse it anyway.
     if (at > 0 && isLetter(text.charCodeAt(at - 1))) continue;
     const word = text.slice(at, at + MAX_WORD).toLowerCase();
+    // The alternation is longest first, so no first word matching here is longer than what it matched.
+    const longest = m[0].length;
     for (const len of FIRST_WORD_LENGTHS) {
-      if (len > word.length) break;
+      if (len > word.length || len > longest) break;
       for (const ref of LATIN_FIRST_WORDS.get(word.slice(0, len)) ?? []) add(ref, at);
     }
-    for (const [stem, ref] of LATIN_STEMS) if (word.startsWith(stem)) add(ref, at);
+    for (const [stem, ref] of STEMS_BY_FIRST.get(word[0] as string) ?? []) if (word.startsWith(stem)) add(ref, at);
   }
   return found;
 }
