@@ -4,7 +4,7 @@ import { resolvePath } from './paths.js';
 import { REASONS } from './reasons.js';
 import { COMPILED, flag, UNKNOWN, type Scan } from './scan.js';
 import { judgeRemoteLogin, NETWORK_SENDERS, SECRET_MENTION, SECRET_PRINTERS } from './specs/network.js';
-import { applyRules, parseCommand } from './specs/spec.js';
+import { applyRules, parseCommand, type CommandSpec } from './specs/spec.js';
 import { specFor } from './specs/index.js';
 import { isWrapper, unwrap } from './wrappers.js';
 import { readInterpreterCode } from './interpreter-code.js';
@@ -83,7 +83,7 @@ function classifyCommand(invocation: Invocation, scan: Scan, wrapped: boolean): 
     readAsWrapper(args, scan);
     return;
   }
-  const command = parseCommand(name, args, new Set(spec.values ?? []), invocation, spec.clusters === true);
+  const command = parseCommand(name, args, valueSet(spec), invocation, spec.clusters === true);
   spec.check?.(command, scan);
   if (spec.rules !== undefined) applyRules(spec.rules, command, scan);
 }
@@ -122,6 +122,18 @@ const SHELL_READING_STDIN = /^\s*(?:\S*\/)?(?:sh|bash|zsh|dash|ksh|ash|fish)(?:\
 function startsShellOnStdin(wrappers: readonly string[], code: readonly string[]): boolean {
   if (!wrappers.some((w) => SHELL_STARTERS.has(w))) return false;
   return code.every((c) => SHELL_READING_STDIN.test(c) && !/\s-[a-zA-Z]*c/.test(c));
+}
+
+/** Each spec's value options as a set, built once. */
+const VALUE_SETS = new WeakMap<CommandSpec, ReadonlySet<string>>();
+
+function valueSet(spec: CommandSpec): ReadonlySet<string> {
+  let set = VALUE_SETS.get(spec);
+  if (set === undefined) {
+    set = new Set(spec.values ?? []);
+    VALUE_SETS.set(spec, set);
+  }
+  return set;
 }
 
 const ENV_DUMPERS = new Set(['env', 'printenv', 'set', 'export', 'declare', 'compgen']);

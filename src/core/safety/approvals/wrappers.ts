@@ -243,8 +243,7 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
   }
   if (spec.alsoSelf === true) results.push({ ...outer, argv: argv.slice(start) });
   const here: Unwrapped = { ...outer, code: [...outer.code], wrappers: [...outer.wrappers, name], root: outer.root || spec.root === true, remote: outer.remote || spec.remote === true };
-  const values = new Set(spec.values ?? []);
-  const codeOptions = new Set(spec.code ?? []);
+  const { values, codeOptions } = optionSets(spec);
   const alternatives: number[] = [];
   let positional = spec.positional ?? 0;
   let commandForm = false;
@@ -330,6 +329,18 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
     if (inner.length === 0) results.push({ ...here, argv: [] });
     else unwrapInto(inner, { ...here, code: [...here.code] }, stdinWords, results, guard + 1);
   }
+}
+
+/** Each spec's value and code options as sets, built once. */
+const OPTION_SETS = new WeakMap<WrapperSpec, { values: ReadonlySet<string>; codeOptions: ReadonlySet<string> }>();
+
+function optionSets(spec: WrapperSpec): { values: ReadonlySet<string>; codeOptions: ReadonlySet<string> } {
+  let sets = OPTION_SETS.get(spec);
+  if (sets === undefined) {
+    sets = { values: new Set(spec.values ?? []), codeOptions: new Set(spec.code ?? []) };
+    OPTION_SETS.set(spec, sets);
+  }
+  return sets;
 }
 
 /** Where the wrapper's subcommand (`exec`, or one of `a|b` aliases) stands, or -1. */
