@@ -97,6 +97,25 @@ describe('wrappers', () => {
     ]);
   });
 
+  it('namespaces, sudo front ends, agents, task queues, the dynamic loader and debuggers run their command', () => {
+    expectVerdicts([
+      ['ip netns exec blue rm -rf /', 'hardline'],
+      ['cgexec -g cpu,memory:batch rm -rf ~', 'hardline'],
+      ["kdesu -c 'reboot'", 'hardline'],
+      ["ssh-agent bash -c 'rm -rf ~'", 'hardline'],
+      ['pueue add -- rm -rf ~', 'hardline'],
+      ['/lib64/ld-linux-x86-64.so.2 /bin/rm -rf /', 'hardline'],
+      ['perf stat -e cycles rm -rf /', 'hardline'],
+      ['gdb -batch -ex run --args rm -rf ~', 'hardline'],
+      ['lxc-attach -n web -- systemctl stop nginx', 'dangerous'],
+      ['ip netns exec blue ping -c1 10.0.0.1', 'safe'],
+      ['ssh-agent -s', 'safe'],
+      ['/lib64/ld-linux-x86-64.so.2 --list /bin/ls', 'safe'],
+      ['perf stat -e cycles make', 'safe'],
+      ['gdb ./build/app core', 'safe'],
+    ]);
+  });
+
   it('`bash -c --` and `eval --`: the code follows the `--`', () => {
     expectVerdicts([
       ["bash -c -- 'rm -rf /'", 'hardline'],
