@@ -61,13 +61,15 @@ export function keywordGateOf(pattern: RegExp): KeywordGate | null {
 
 /**
  * A gate for plain words (other-language word lists, matched case-insensitively, no Unicode mode): those
- * that start with two ASCII characters become keywords; the others each hold a non-ASCII character, which
+ * in ASCII alone (two literal characters or more) become keywords; the others each hold a non-ASCII character, which
  * such a pattern only matches with a non-ASCII one, so they are tested only when the text's non-ASCII
  * characters include one of theirs (their first, in any case).
  */
 export function wordsGate(words: readonly string[]): KeywordGate {
   const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const ascii = (w: string) => { const p = literalPrefix(escape(w)); return p.length >= 2 && [...p].every((c) => c.charCodeAt(0) <= 0x7f); };
+  // A word with a letter beyond ASCII ("thống", "prévenir") is tested with the others: as a keyword its
+  // ASCII start ("th", "pr") would stop the shared scan at every English "the" and "pr…".
+  const ascii = (w: string) => [...w].every((c) => c.charCodeAt(0) <= 0x7f) && literalPrefix(escape(w)).length >= 2;
   const others = words.filter((w) => !ascii(w));
   const { keywords } = keywordGate(words.filter(ascii).map(escape), 'i');
   if (others.length === 0) return { keywords };
@@ -77,7 +79,8 @@ export function wordsGate(words: readonly string[]): KeywordGate {
   return { keywords, rest: { chars, pattern: new RegExp(groupedAlternation(others.sort((a, b) => b.length - a.length).map(escape)), 'i') } };
 }
 
-const PLAIN = /[A-Za-z0-9_'\-/~@:,<>="`]/;
+/** Characters a prefix may hold as written; a space counts (`in full`, `at now`: "in" and "at" alone occur everywhere). */
+const PLAIN = /[A-Za-z0-9_'\-/~@:,<>="` ]/;
 const QUANTIFIER = new Set([...'?*+{']);
 
 /** The literal a keyword's every match starts with: plain characters (and escaped punctuation) up to the first other token, less one a quantifier makes optional. */
