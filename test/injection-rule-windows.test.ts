@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadCorpus } from './fixtures/injection-corpus/load.js';
-import { KeywordIndex } from '../src/core/safety/injection/keyword-index.js';
+import { KeywordIndex, keywordGate } from '../src/core/safety/injection/keyword-index.js';
 import { patternFacts } from '../src/core/safety/injection/rule-literals.js';
 import { RuleWindows } from '../src/core/safety/injection/rule-windows.js';
 import { ALL_RULES, MODEL_RULE, scanForInjection } from '../src/core/safety/injection/scan.js';
@@ -39,6 +39,24 @@ describe('patternFacts', () => {
     expect(facts.anchors).toEqual({ start: [0], end: [25] });
     expect(patternFacts(/(?:^|\n)\s*system:/i).lineAnchored).toBe(true);
     expect(patternFacts(/(?:^|\n|\[)\s*system:/i).lineAnchored).toBe(false);
+  });
+});
+
+describe('KeywordIndex', () => {
+  it('finds every place each keyword matches, for two-character, three-character and longer prefixes', () => {
+    // Catches: a prefix table that skips a bucket, compares from the wrong character, or misses the text's end.
+    const sources = ['ab', 'abc', String.raw`abcd\s+x`, 'xyz', String.raw`q\-r`, 'in full', 'zz'];
+    const gate = keywordGate(sources, 'i');
+    const text = 'ABCD x abc ab in  full in full xyzXYZ q-r abcd\n x Ünicode ab\u00e9c zz';
+    const expected: Array<[number, number]> = [];
+    for (const source of sources) {
+      const sticky = new RegExp(source, 'iy');
+      for (let at = 0; at < text.length; at++) {
+        sticky.lastIndex = at;
+        if (sticky.test(text)) expected.push([at, sticky.lastIndex]);
+      }
+    }
+    expect(new KeywordIndex(text).occurrences(gate)).toEqual(expected.sort((a, b) => a[0] - b[0]));
   });
 });
 

@@ -127,51 +127,56 @@ const ASCII_RUN = /[\x00-\x7f]+/g;
 const LOWER = Int16Array.from({ length: 128 }, (_, c) => lowerAscii(c));
 
 /**
- * The prefixes in flat typed arrays: by their first two characters (`first << 7 | second`, lowercase), the
- * numbers of the prefixes that start so (`byStart[b]` to `byStart[b + 1]` in `ids`), and each prefix's
- * characters from the third on (`rest`, from `restStart[id]` to `restStart[id + 1]`). The scan runs over
- * every character of every text; integers and typed arrays keep its inner loop free of strings and maps.
+ * The prefixes as integer tables (lowercase codes; the scan runs over every character of every text, and
+ * integers and typed arrays keep its inner loop free of strings): a bitmap of their three-character starts,
+ * the two-character prefixes by their two characters, the longer ones by their first three, and each longer
+ * prefix's characters from the fourth on (`rest`, from `restStart[id]` to `restStart[id + 1]`).
  */
 interface Tables {
   count: number;
   /**
    * One bit per three lowercase ASCII characters (`a << 14 | b << 7 | c`): set where some prefix starts with
-   * them (every third character, for a two-character prefix). Most places where a bucket's first two
-   * characters occur are passed over on this one lookup.
+   * them (every third character, for a two-character prefix). Most places are passed over on this one lookup.
    */
   triples: Uint32Array;
-  byStart: Int32Array;
-  ids: Int32Array;
+  /** The number of the two-character prefix `a << 7 | b`, or -1. */
+  pairs: Int32Array;
+  /** The numbers of the prefixes of three characters or more, by their first three. */
+  byTriple: Map<number, Int32Array>;
   rest: Uint8Array;
   restStart: Int32Array;
 }
 
 function built(): Tables {
   if (index !== null && index.count === PREFIXES.length) return index;
-  const buckets: number[][] = Array.from({ length: 128 * 128 }, () => []);
-  for (const [id, p] of PREFIXES.entries()) (buckets[(p.charCodeAt(0) << 7) | p.charCodeAt(1)] as number[]).push(id);
-  const byStart = new Int32Array(128 * 128 + 1);
-  const ids: number[] = [];
-  for (let b = 0; b < 128 * 128; b++) {
-    byStart[b] = ids.length;
-    ids.push(...(buckets[b] as number[]));
-  }
-  byStart[128 * 128] = ids.length;
+  const triples = new Uint32Array((128 * 128 * 128) / 32);
+  const set = (bit: number) => (triples[bit >>> 5] = (triples[bit >>> 5] as number) | (1 << (bit & 31)));
+  const pairs = new Int32Array(128 * 128).fill(-1);
+  const byTriple = new Map<number, number[]>();
   const restStart = new Int32Array(PREFIXES.length + 1);
   const rest: number[] = [];
   for (const [id, p] of PREFIXES.entries()) {
+    const two = (p.charCodeAt(0) << 14) | (p.charCodeAt(1) << 7);
     restStart[id] = rest.length;
-    for (let k = 2; k < p.length; k++) rest.push(p.charCodeAt(k));
+    if (p.length === 2) {
+      pairs[two >> 7] = id;
+      for (let c = 0; c < 128; c++) set(two | c);
+      continue;
+    }
+    const three = two | p.charCodeAt(2);
+    set(three);
+    byTriple.set(three, [...(byTriple.get(three) ?? []), id]);
+    for (let k = 3; k < p.length; k++) rest.push(p.charCodeAt(k));
   }
   restStart[PREFIXES.length] = rest.length;
-  const triples = new Uint32Array((128 * 128 * 128) / 32);
-  const set = (bit: number) => (triples[bit >>> 5] = (triples[bit >>> 5] as number) | (1 << (bit & 31)));
-  for (const p of PREFIXES) {
-    const two = (p.charCodeAt(0) << 14) | (p.charCodeAt(1) << 7);
-    if (p.length > 2) set(two | p.charCodeAt(2));
-    else for (let c = 0; c < 128; c++) set(two | c);
-  }
-  index = { count: PREFIXES.length, triples, byStart, ids: Int32Array.from(ids), rest: Uint8Array.from(rest), restStart };
+  index = {
+    count: PREFIXES.length,
+    triples,
+    pairs,
+    byTriple: new Map([...byTriple].map(([k, ids]) => [k, Int32Array.from(ids)])),
+    rest: Uint8Array.from(rest),
+    restStart,
+  };
   return index;
 }
 
@@ -231,7 +236,7 @@ export class KeywordIndex {
    * lowercasing compares alike.
    */
   private scan(): Array<number[] | undefined> {
-    const { triples, byStart, ids, rest, restStart } = built();
+    const { triples, byTriple, pairs, rest, restStart } = built();
     const out: Array<number[] | undefined> = [];
     const text = this.text;
     const end = text.length - 1;
@@ -245,24 +250,23 @@ export class KeywordIndex {
       c2 = lowerAt(text, at + 2);
       const bit = (c0 << 14) | (c1 << 7) | c2;
       if (((triples[bit >>> 5] as number) & (1 << (bit & 31))) === 0) continue;
-      const bucket = (c0 << 7) | c1;
-      const last = byStart[bucket + 1] as number;
-      for (let b = byStart[bucket] as number; b < last; b++) {
-        const id = ids[b] as number;
-        const from = restStart[id] as number;
+      // A two-character prefix occurs wherever its two do; longer ones are compared from their fourth character.
+      const pair = pairs[(c0 << 7) | c1] as number;
+      if (pair >= 0) record(out, pair, at);
+      const candidates = byTriple.get(bit);
+      if (candidates === undefined) continue;
+      for (let b = 0; b < candidates.length; b++) {
+        const id = candidates[b] as number;
         const to = restStart[id + 1] as number;
-        let k = from;
-        let t = at + 2;
+        let k = restStart[id] as number;
+        let t = at + 3;
         while (k < to) {
           const c = text.charCodeAt(t);
           if (c >= 128 || LOWER[c] !== rest[k]) break;
           k++;
           t++;
         }
-        if (k < to) continue;
-        const list = out[id];
-        if (list === undefined) out[id] = [at];
-        else list.push(at);
+        if (k === to) record(out, id, at);
       }
     }
     return out;
@@ -270,6 +274,12 @@ export class KeywordIndex {
 }
 
 const NONE: readonly number[] = [];
+
+function record(out: Array<number[] | undefined>, id: number, at: number): void {
+  const list = out[id];
+  if (list === undefined) out[id] = [at];
+  else list.push(at);
+}
 
 /** The ASCII-lowercased code at `i`; 0 for non-ASCII and past the end. */
 function lowerAt(text: string, i: number): number {
