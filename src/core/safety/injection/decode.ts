@@ -5,8 +5,9 @@
  * Leetspeak, spaced-out letters, look-alike letters and fullwidth forms are undone in text-view.ts instead:
  * they keep the text's length, so a finding still points at the original.
  *
- * Decoders that transform the whole text (ROT13, reversal) run on short texts only, or when the text
- * names the encoding: on a long document they would double the scan's cost to catch what is, there, rare.
+ * Decoders that transform the whole text (ROT13, reversal) run on short texts, and on long ones only around
+ * the places that name the encoding: over a whole document they doubled the scan's cost to catch what is,
+ * there, rare. Escape decoders return only the lines that hold escapes.
  */
 
 export interface DecodedPiece {
@@ -91,19 +92,63 @@ function codePoint(n: number): string {
   return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '';
 }
 
-/** `text` with every match of `pattern` replaced, when there are at least `min` of them. */
+/**
+ * The lines holding a match of `pattern`, each with every match replaced, when there are at least `min`
+ * matches: whole lines, so words split into separate runs ("Ignore%20previous") read as the sentence they
+ * spell. Only those lines: a README's badge links would otherwise copy the whole document into a second scan.
+ */
 function inPlace(text: string, encoding: string, pattern: RegExp, min: number, decode: (match: string) => string): DecodedPiece[] {
   const first = text.search(pattern);
   if (first < 0) return [];
   let n = 0;
-  const decoded = text.replace(pattern, (m) => {
-    n++;
-    return decode(m);
-  });
-  return n >= min ? [{ encoding, text: decoded, index: first }] : [];
+  const lines: string[] = [];
+  let at = text.lastIndexOf('\n', first) + 1;
+  while (at < text.length) {
+    const found = text.slice(at).search(pattern);
+    if (found < 0) break;
+    const start = text.lastIndexOf('\n', at + found) + 1;
+    const newline = text.indexOf('\n', at + found);
+    const end = newline < 0 ? text.length : newline;
+    lines.push(
+      text.slice(start, end).replace(pattern, (m) => {
+        n++;
+        return decode(m);
+      }),
+    );
+    at = end + 1;
+  }
+  return n >= min ? [{ encoding, text: lines.join('\n'), index: first }] : [];
 }
-const NAMES_ROT13 = /\brot[\s-]?13\b/i;
-const NAMES_REVERSED = /\b(?:revers(?:e|ed)|backwards?|right[\s-]to[\s-]left|mirror(?:ed)?)\b/i;
+
+/**
+ * ROT13 and reversal transform everything: a short text is transformed whole; a long one only around each
+ * place that names the encoding ("rot13", "backwards"), `NAMED_REACH` characters either side, widened to
+ * lines (the order to decode sits next to the encoded run in every sample we have). A long document that
+ * says "reverse" somewhere is no longer scanned twice over; ROT13 or reversed text far from any such word is
+ * not decoded (the learned model and the rules still read it as it is).
+ */
+const NAMED_REACH = 1_000;
+function aroundNames(text: string, names: RegExp, encoding: string, transform: (part: string) => string): DecodedPiece[] {
+  if (text.length <= WHOLE_TEXT_LIMIT) return [{ encoding, text: transform(text), index: 0 }];
+  const out: DecodedPiece[] = [];
+  let coveredTo = -1;
+  for (const m of text.matchAll(names)) {
+    if (out.length >= MAX_PIECES) break;
+    if (m.index < coveredTo) continue;
+    const start = text.lastIndexOf('\n', Math.max(0, m.index - NAMED_REACH)) + 1;
+    const newline = text.indexOf('\n', Math.min(text.length, m.index + NAMED_REACH));
+    const end = newline < 0 ? text.length : newline;
+    const last = out.at(-1);
+    if (last !== undefined && start <= coveredTo) {
+      // Overlapping windows: one piece from the first's start.
+      out[out.length - 1] = { encoding, text: transform(text.slice(last.index, end)), index: last.index };
+    } else out.push({ encoding, text: transform(text.slice(start, end)), index: start });
+    coveredTo = end;
+  }
+  return out;
+}
+const NAMES_ROT13 = /\brot[\s-]?13\b/gi;
+const NAMES_REVERSED = /\b(?:revers(?:e|ed)|backwards?|right[\s-]to[\s-]left|mirror(?:ed)?)\b/gi;
 
 /** Each ASCII letter turned 13 places, everything else as it was; over the UTF-16 units (a callback per letter cost more than the rest of decoding). */
 function rot13(text: string): string {
@@ -177,11 +222,11 @@ const DECODERS: readonly Decoder[] = [
   },
   {
     encoding: 'ROT13',
-    find: (text) => (text.length <= WHOLE_TEXT_LIMIT || NAMES_ROT13.test(text) ? [{ encoding: 'ROT13', text: rot13(text), index: 0 }] : []),
+    find: (text) => aroundNames(text, NAMES_ROT13, 'ROT13', rot13),
   },
   {
     encoding: 'reversed text',
-    find: (text) => (text.length <= WHOLE_TEXT_LIMIT || NAMES_REVERSED.test(text) ? [{ encoding: 'reversed text', text: reversed(text), index: 0 }] : []),
+    find: (text) => aroundNames(text, NAMES_REVERSED, 'reversed text', reversed),
   },
 ];
 

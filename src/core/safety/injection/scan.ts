@@ -4,7 +4,10 @@ import { INTENT_RULES } from './intents.js';
 import { KeywordIndex, keywordGateOf } from './keyword-index.js';
 import { codePointLabel, decodeTagMessage, findInvisibleCharacters, type InvisibleCharacter } from './invisible-unicode.js';
 import { scoreText } from './linear-model.js';
-import { isQuotedMention, readsAsDiscussion } from './mention.js';
+import { isDocumentedToken, isQuotedMention, readsAsDiscussion } from './mention.js';
+
+/** Whether a match is a quotation of the thing rather than the thing (mention.ts). */
+type MentionTest = (text: string, start: number, end: number) => boolean;
 import { loadInjectionModel } from './model-weights.js';
 import { PHRASING_CATEGORIES, TEXT_RULES, type InjectionCategory, type InjectionSeverity, type TextRule } from './patterns.js';
 import { MARKUP_RULES } from './patterns-markup.js';
@@ -218,11 +221,12 @@ function firstOrder(rule: TextRule, text: string, gates: KeywordIndex): RegExpEx
   }
   if (rule.gate !== undefined && !gates.passes(rule.gate)) return null;
   const phrasing = rule.phrasing === true || PHRASING_CATEGORIES.has(rule.category);
+  const mention = phrasing ? isQuotedMention : rule.category === 'template_token' ? isDocumentedToken : null;
   const windows = WINDOWS.windows(rule.pattern, text, gates);
-  if (windows === null) return firstOrderIn(rule, phrasing, text, 0, text.length, GLOBAL_PATTERNS.get(rule.id) as RegExp, { mentions: 0 });
+  if (windows === null) return firstOrderIn(rule, mention, text, 0, text.length, GLOBAL_PATTERNS.get(rule.id) as RegExp, { mentions: 0 });
   const seen = { mentions: 0 };
   for (const window of windows) {
-    const match = firstOrderIn(rule, phrasing, text, window.start, window.end, window.pattern, seen);
+    const match = firstOrderIn(rule, mention, text, window.start, window.end, window.pattern, seen);
     if (match !== null) return match;
   }
   return null;
@@ -232,7 +236,7 @@ function firstOrder(rule: TextRule, text: string, gates: KeywordIndex): RegExpEx
  * The first order in text[start, end) (the whole text, or a window of it: rule-windows.ts), matched with
  * `pattern` (global); `seen` counts the quoted mentions passed over so far, across windows.
  */
-function firstOrderIn(rule: TextRule, phrasing: boolean, text: string, start: number, end: number, pattern: RegExp, seen: { mentions: number }): RegExpExecArray | null {
+function firstOrderIn(rule: TextRule, mention: MentionTest | null, text: string, start: number, end: number, pattern: RegExp, seen: { mentions: number }): RegExpExecArray | null {
   const whole = start === 0 && end === text.length;
   const part = whole ? text : text.slice(start, end);
   pattern.lastIndex = 0;
@@ -240,12 +244,12 @@ function firstOrderIn(rule: TextRule, phrasing: boolean, text: string, start: nu
     const match = pattern.exec(part);
     if (match === null) return null;
     if (!whole) match.index += start;
-    if (!phrasing && rule.unlessBefore === undefined) return match;
+    if (mention === null && rule.unlessBefore === undefined) return match;
     if (seen.mentions >= MAX_MENTIONS_PER_RULE) return match;
     seen.mentions++;
     if (match[0].length === 0) pattern.lastIndex++;
     if (rule.unlessBefore !== undefined && rule.unlessBefore.test(lineBefore(text, match.index))) continue;
-    if (!phrasing || !isQuotedMention(text, match.index, match.index + match[0].length)) return match;
+    if (mention === null || !mention(text, match.index, match.index + match[0].length)) return match;
   }
 }
 
