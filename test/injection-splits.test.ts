@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { MODEL_RULE, scanForInjection } from '../src/core/safety/injection/scan.js';
+import { entryText, loadSplit, type SplitEntry } from './fixtures/injection-corpus/load.js';
+
+/**
+ * Floors for the scanner on both splits (SPLITS.md), a little under what `bench/injection-scan.ts` printed when
+ * they were set, so a change that loses attacks or flags clean text fails here rather than in the next
+ * independent measurement. The learned model's row moves a little between builds (its benign side includes the
+ * project's own docs/), hence the slack. Raise them as the scanner improves; never lower them to let a change in.
+ */
+interface Score {
+  recall: number;
+  falsePositives: number;
+}
+
+function score(entries: readonly SplitEntry[], withModel: boolean): Score {
+  let attacks = 0;
+  let caught = 0;
+  let clean = 0;
+  let flagged = 0;
+  for (const entry of entries) {
+    const verdict = scanForInjection(entryText(entry).text, { source: 'import', ...(withModel ? {} : { ignoreRules: [MODEL_RULE] }) }).verdict;
+    if (entry.label === 'attack') {
+      attacks++;
+      if (verdict !== 'clean') caught++;
+    } else {
+      clean++;
+      if (verdict !== 'clean') flagged++;
+    }
+  }
+  return { recall: caught / attacks, falsePositives: flagged / clean };
+}
+
+const test = loadSplit('test');
+const dev = loadSplit('dev');
+
+describe('injection scanner on the frozen test split', () => {
+  it('holds its measured recall and false-positive rate, rules alone and combined (catches a rule or the model going quiet or loud)', () => {
+    if (test === null) throw new Error('the test split is missing');
+    const rules = score(test, false);
+    const combined = score(test, true);
+    expect(rules.recall).toBeGreaterThanOrEqual(RULES_TEST.recall);
+    expect(rules.falsePositives).toBeLessThanOrEqual(RULES_TEST.falsePositives);
+    expect(combined.recall).toBeGreaterThanOrEqual(COMBINED_TEST.recall);
+    expect(combined.falsePositives).toBeLessThanOrEqual(COMBINED_TEST.falsePositives);
+  }, 120_000);
+});
+
+describe('injection scanner on the dev split', () => {
+  it('holds its rules-alone numbers on what they were tuned on (the model trained on it, so only the rules are scored)', () => {
+    if (dev === null) throw new Error('the dev split is missing');
+    const rules = score(dev, false);
+    expect(rules.recall).toBeGreaterThanOrEqual(RULES_DEV.recall);
+    expect(rules.falsePositives).toBeLessThanOrEqual(RULES_DEV.falsePositives);
+  }, 240_000);
+});
+
+// Set from the bench on 2026-12-02 (measured: test rules 52.7 % / 3.3 %, combined 72.0 % / 3.3 %; dev rules
+// 32.2 % / 5.0 %; see docs/decisions/0010).
+const RULES_TEST: Score = { recall: 0.515, falsePositives: 0.04 };
+const COMBINED_TEST: Score = { recall: 0.69, falsePositives: 0.04 };
+const RULES_DEV: Score = { recall: 0.31, falsePositives: 0.055 };
