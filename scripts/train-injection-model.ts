@@ -126,8 +126,9 @@ for (const path of markdownFiles()) {
 
 // The corpus's clean entries (notes, chat, code and write-ups that use the attack words benignly) are the
 // negatives that teach the model what an attack is not; the document segments mostly teach it what
-// documentation looks like. Weighted so the two kinds count alike (about 8× each entry): on folds by writer,
-// recall at the 1 % threshold went 15.8 % → 21.6 % (a weight of 4: 19.9 %; 15: 25.0 % but thresholds near 1).
+// documentation looks like. Weighted so the two kinds count alike (4.5× each entry on the 2026-12-02 corpus; the
+// build prints it): on folds by writer, recall at the 1 % threshold went 15.8 % → 21.6 % when this was set (a
+// fixed weight of 4: 19.9 %; 15: 25.0 % but thresholds near 1).
 const hardNegatives = examples.filter((e, i) => e.label === 0 && corpusIds.has(groups[i] as string) && !segmentGroups.has(groups[i] as string)).length;
 const documentNegatives = examples.filter((e) => e.label === 0).length - hardNegatives;
 const hardWeight = hardNegatives === 0 ? 1 : documentNegatives / hardNegatives;
@@ -144,9 +145,9 @@ if (longAttacks.length > 0) {
   const first = trainLinearModel(examples, options);
   const picker = { buckets: options.buckets, bias: first.bias, weights: first.weights, flagAt: 1, greyAt: 1 };
   for (const attack of longAttacks) {
-    let best = attack.segments[0];
-    for (const seg of attack.segments) if (scoreSegment(picker, seg) > scoreSegment(picker, best ?? '')) best = seg;
-    if (best !== undefined) add(attack.id, best, 1, 'dev long attack (its likeliest segment)', writerOf(attack.id));
+    const scored = attack.segments.map((seg) => ({ seg, score: scoreSegment(picker, seg) }));
+    const best = scored.reduce<(typeof scored)[number] | undefined>((a, b) => (a === undefined || b.score > a.score ? b : a), undefined);
+    if (best !== undefined) add(attack.id, best.seg, 1, 'dev long attack (its likeliest segment)', writerOf(attack.id));
   }
 }
 const oof = outOfFoldScores(examples, foldGroups, FOLDS, options);
