@@ -102,12 +102,14 @@ function inPlace(text: string, encoding: string, pattern: RegExp, min: number, d
   if (first < 0) return [];
   let n = 0;
   const lines: string[] = [];
-  let at = text.lastIndexOf('\n', first) + 1;
+  const next = new RegExp(pattern.source, 'g');
+  let at = 0;
   while (at < text.length) {
-    const found = text.slice(at).search(pattern);
-    if (found < 0) break;
-    const start = text.lastIndexOf('\n', at + found) + 1;
-    const newline = text.indexOf('\n', at + found);
+    next.lastIndex = at;
+    const found = next.exec(text);
+    if (found === null) break;
+    const start = text.lastIndexOf('\n', found.index) + 1;
+    const newline = text.indexOf('\n', found.index);
     const end = newline < 0 ? text.length : newline;
     lines.push(
       text.slice(start, end).replace(pattern, (m) => {
