@@ -5,9 +5,6 @@ import { KeywordIndex, keywordGateOf } from './keyword-index.js';
 import { codePointLabel, decodeTagMessage, findInvisibleCharacters, type InvisibleCharacter } from './invisible-unicode.js';
 import { scoreText } from './linear-model.js';
 import { isDocumentedToken, isQuotedMention, readsAsDiscussion } from './mention.js';
-
-/** Whether a match is a quotation of the thing rather than the thing (mention.ts). */
-type MentionTest = (text: string, start: number, end: number) => boolean;
 import { loadInjectionModel } from './model-weights.js';
 import { PHRASING_CATEGORIES, TEXT_RULES, type InjectionCategory, type InjectionSeverity, type TextRule } from './patterns.js';
 import { MARKUP_RULES } from './patterns-markup.js';
@@ -212,6 +209,9 @@ function withRegion(finding: InjectionFinding, region: HiddenRegion | undefined)
   if (region === undefined) return finding;
   return { ...finding, hiddenIn: region.label, message: `${finding.message}, inside ${region.label}` };
 }
+
+/** Whether a match is a quotation of the thing rather than the thing (mention.ts). */
+type MentionTest = (text: string, start: number, end: number) => boolean;
 
 /** The first match that is an order rather than a quotation of one (see mention.ts). */
 function firstOrder(rule: TextRule, text: string, gates: KeywordIndex): RegExpExecArray | null {
