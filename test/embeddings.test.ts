@@ -162,6 +162,20 @@ describe('LocalEmbedder with bad model files', () => {
     expect((await pending).code).toBe('aborted');
   });
 
+  it('closing the embedder at any moment of a multi-batch call is an aborted call, and no new host starts behind it', async () => {
+    // Catches: the native "disposed" failure of the text being embedded reported as a bad model response, or
+    // the batches after the close starting a fresh host for a caller who has been told the call is over.
+    for (const delayMs of [0, 5, 20, 60, 150]) {
+      const e = localEmbedder(modelPath, { batchSize: 8 });
+      await e.embed(['warm up']);
+      const pending = failure(e.embed(Array.from({ length: 400 }, (_, i) => `text ${i} for a close after ${delayMs} ms`)));
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await e.dispose();
+      expect((await pending).code, `closed after ${delayMs} ms`).toBe('aborted');
+      expect(e.hostPid, `closed after ${delayMs} ms`).toBeUndefined();
+    }
+  });
+
   it('a GGUF that aborts the host natively (GGML_ASSERT) is model_load_failed, and the engine lives on', async () => {
     // Catches: a native abort taking the engine down, or a dead host turned into a hang instead of an error.
     const e = localEmbedder(writeMalformedGguf(dirs.path('aborts.gguf'), 'missing_feed_forward_length'));

@@ -52,6 +52,8 @@ export class LocalEmbedder implements Embedder {
   private loading: Promise<EmbedHostProcess> | undefined;
   /** Hosts being shut down on purpose: a request they leave unanswered was cancelled, not crashed. */
   private readonly closing = new WeakSet<EmbedHostProcess>();
+  /** Bumped by `dispose()`: a multi-batch call that began before it stops instead of starting a new host. */
+  private disposals = 0;
   private readonly threads: number;
   private readonly batchSize: number;
 
@@ -79,7 +81,9 @@ export class LocalEmbedder implements Embedder {
   async embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
     if (signal?.aborted) throw abortError(signal);
     const vectors: Float32Array[] = [];
+    const disposalsAtStart = this.disposals;
     for (let start = 0; start < texts.length; start += this.batchSize) {
+      if (this.disposals !== disposalsAtStart) throw closedError();
       // Free while the host is up; starts it on first use (a crash rejects the whole call, below).
       const host = await this.ensureHost(signal);
       const raw = await this.request(host, texts.slice(start, start + this.batchSize), signal);
@@ -155,14 +159,16 @@ export class LocalEmbedder implements Embedder {
       };
       const stopListening = host.subscribe((event) => {
         if (!('requestId' in event) || event.requestId !== requestId) return;
-        if (event.type === 'error') return finish({ error: hostError(event.code, event.message, signal) });
+        // A host being closed on purpose fails its current text in whatever way the native side reports a
+        // disposed model; the caller asked for nothing wrong, so that is a cancellation.
+        if (event.type === 'error') return finish({ error: this.closing.has(host) ? closedError() : hostError(event.code, event.message, signal) });
         if (event.type !== 'embedded') return;
         const wrong = event.vectors.length !== texts.length ? `${event.vectors.length} vectors for ${texts.length} texts` : event.vectors.find((v) => v.length !== dimensions) ? `a vector that is not ${dimensions} long` : undefined;
         if (wrong) return finish({ error: new HearthError('model_bad_response', `The embedding host answered with ${wrong}.`) });
         finish({ vectors: event.vectors });
       });
       const stopWatchingExit = host.onExit((exit) => {
-        if (this.closing.has(host)) return finish({ error: new HearthError('aborted', 'The embedding model was closed before it answered.') });
+        if (this.closing.has(host)) return finish({ error: closedError() });
         finish({ error: new HearthError('model_host_crashed', `The embedding host stopped unexpectedly (${describeExit(exit)}). It will be restarted on the next call.`, { details: { ...exit } }) });
       });
       // Stop the host working for nobody, and answer the caller now rather than after the current text.
@@ -179,10 +185,15 @@ export class LocalEmbedder implements Embedder {
     const host = this.host;
     this.host = undefined;
     this.info = undefined;
+    this.disposals++;
     if (!host) return;
     this.closing.add(host);
     await host.stop();
   }
+}
+
+function closedError(): HearthError {
+  return new HearthError('aborted', 'The embedding model was closed before it answered.');
 }
 
 /** A host `error` as the engine's typed error, with what the user can do about it. */
