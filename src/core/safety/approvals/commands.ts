@@ -25,7 +25,7 @@ export function classifyInvocation(invocation: Invocation, scan: Scan): void {
   const stdinWords = stdinText === null ? null : stdinText.split(/[\s\0]+/).filter((w) => w !== '');
   const outer = commandName(invocation.argv[0] ?? '');
   if (outer === 'ssh' || outer === 'mosh') judgeRemoteLogin(invocation.argv, scan);
-  for (const reading of unwrap(invocation.argv, stdinWords)) {
+  for (const reading of unwrap(invocation.argv, stdinWords, stdinText)) {
     if (reading.root) flag(scan, REASONS.sudo);
     if (reading.scheduled) flag(scan, REASONS.scheduleJob);
     const remote = scan.remote;

@@ -18,7 +18,7 @@ const EXEC_CALLS: Readonly<Record<Language, RegExp>> = {
   python: /(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?)\s*\(|(?:\bsubprocess|__import__\(\s*['"]subprocess['"]\s*\))\.\w+\s*\(|\b(?:commands\.getoutput|pty\.spawn|asyncio\.create_subprocess_(?:shell|exec))\s*\(/g,
   node: /(?<![\w.$])(?:(?:child_process|cp|childProcess|require\(\s*['"](?:node:)?child_process['"]\s*\))\s*\.\s*)?(?:execSync|execFileSync|spawnSync|exec|execFile|spawn|fork)\s*\(|\bBun\.(?:spawn|spawnSync)\s*\(|\bDeno\.(?:run|Command)\s*\(|\bnew\s+Deno\.Command\s*\(|(?<![\w.])\$(?=`)|\bimport\(\s*['"](?:node:)?child_process['"]\s*\)/g,
   perl: /(?<![\w$>])(?:system|exec)\s*\(?|\bqx\s*[{(/|]/g,
-  ruby: /(?<![\w.])(?:system|exec|spawn)\s*\(?|\b(?:IO\.popen|Open3\.\w+|Process\.spawn|%x)\s*[({]?/g,
+  ruby: /(?<![\w.])(?:system|exec|spawn)\s*\(?|\b(?:IO\.popen|Open3\.\w+|Process\.spawn)\s*[({]?/g,
   php: /(?<![\w>])(?:system|exec|shell_exec|passthru|proc_open|popen|pcntl_exec)\s*\(/g,
   lua: /\b(?:os\.execute|io\.popen)\s*\(/g,
   r: /\b(?:system2?|shell)\s*\(/g,
@@ -178,6 +178,13 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
     for (const match of code.matchAll(/`([^`]+)`/g)) {
       flag(scan, REASONS.interpreterExec);
       scan.runShell(match[1] as string);
+    }
+  }
+  // Ruby's `%x(cmd)`, `%x{cmd}`, `%x[cmd]`, `%x|cmd|`: backticks by another name.
+  if (language === 'ruby') {
+    for (const match of code.matchAll(/%x(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|\|([^|]*)\|)/g)) {
+      flag(scan, REASONS.interpreterExec);
+      scan.runShell(match[1] ?? match[2] ?? match[3] ?? match[4] ?? '');
     }
   }
   const literalPaths = (): string[] => [...code.matchAll(PATH_LITERAL)].map((m) => m[1] as string);

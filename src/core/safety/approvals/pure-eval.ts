@@ -22,6 +22,25 @@ export function pureOutput(argv: readonly string[], stdin: string | null, cwd: s
 type Stage = (args: string[], stdin: string | null, cwd: string | null | undefined) => PureOutput | null;
 const base64Decode = (stdin: string): PureOutput => decodedText(Buffer.from(stdin.replace(/\s+/g, ''), 'base64').toString('utf8'));
 
+/** RFC 4648 base32 (`base32 -d`); padding and whitespace ignored, an invalid letter gives null. */
+function base32Decode(stdin: string): PureOutput | null {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const bytes: number[] = [];
+  for (const c of stdin.replace(/[\s=]+/g, '').toUpperCase()) {
+    const index = alphabet.indexOf(c);
+    if (index === -1) return null;
+    value = (value << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((value >> bits) & 0xff);
+    }
+  }
+  return decodedText(Buffer.from(bytes).toString('utf8'));
+}
+
 const flagsOf = (args: string[]): string[] => args.filter((a) => a.startsWith('-') && a.length > 1);
 const operandsOf = (args: string[]): string[] => args.filter((a) => !a.startsWith('-') || a === '-');
 const decodedText = (text: string): PureOutput => ({ text, decoded: true });
@@ -106,9 +125,25 @@ const STAGES: Readonly<Record<string, Stage>> = {
   printf: (args) => (args[0] === undefined ? null : printf(args[0], args.slice(1))),
   base64: (args, stdin) => {
     const flags = flagsOf(args);
-    if (stdin === null || operandsOf(args).length > 0 || !flags.some((f) => f === '-d' || f === '-D' || f === '--decode')) return null;
+    // `-d`, `-D` (macOS), `--decode`, and clusters with `-i` (ignore garbage): `-di`, `-id`.
+    if (stdin === null || operandsOf(args).length > 0 || !flags.some((f) => /^-[iD d]*[dD][iD d]*$/.test(f) || f === '--decode')) return null;
     return base64Decode(stdin);
   },
+  base32: (args, stdin) => (stdin === null || operandsOf(args).length > 0 || !flagsOf(args).some((f) => /^-[id]*d[id]*$/.test(f) || f === '--decode') ? null : base32Decode(stdin)),
+  // `basenc --base64 -d`, `--base64url`, `--base32`, `--base16`.
+  basenc: (args, stdin) => {
+    const flags = flagsOf(args);
+    if (stdin === null || operandsOf(args).length > 0 || !flags.some((f) => /^-[id]*d[id]*$/.test(f) || f === '--decode')) return null;
+    if (flags.includes('--base64')) return base64Decode(stdin);
+    if (flags.includes('--base64url')) return base64Decode(stdin.replace(/-/g, '+').replace(/_/g, '/'));
+    if (flags.includes('--base32')) return base32Decode(stdin);
+    if (flags.includes('--base16')) return decodedText(Buffer.from(stdin.replace(/\s+/g, ''), 'hex').toString('utf8'));
+    return null;
+  },
+  // `"$(which rm)" -rf /`, `$(command -v reboot)`, `$(type -P shutdown)`: the path of the named program.
+  which: (args) => (args.length === 1 && /^[\w.+-]+$/.test(args[0] as string) ? { text: `/usr/bin/${args[0] as string}\n`, decoded: false } : null),
+  command: (args) => (args.length === 2 && args[0] === '-v' && /^[\w.+-]+$/.test(args[1] as string) ? { text: `/usr/bin/${args[1] as string}\n`, decoded: false } : null),
+  type: (args) => (args.length === 2 && /^-[pP]$/.test(args[0] as string) && /^[\w.+-]+$/.test(args[1] as string) ? { text: `/usr/bin/${args[1] as string}\n`, decoded: false } : null),
   // `openssl base64 -d`, `openssl enc -base64 -d`
   openssl: (args, stdin) => (stdin !== null && (args[0] === 'base64' || (args[0] === 'enc' && args.includes('-base64'))) && args.includes('-d') && !args.includes('-in') ? base64Decode(stdin) : null),
   // `rm -rf "$(dirname "$PWD")"`: path arithmetic on known paths.
@@ -120,7 +155,8 @@ const STAGES: Readonly<Record<string, Stage>> = {
     const expression = firstExpression === -1 ? [] : args.slice(firstExpression);
     const unfiltered = expression.every((a, i) => FIND_PASSIVE.has(a) || (/^\d+$/.test(a) && expression[i - 1] === '-maxdepth'));
     if (roots.length === 0 || !unfiltered) return null;
-    return { text: `${roots.join('\n')}\n${UNKNOWN}\n`, decoded: false };
+    const end = expression.includes('-print0') ? '\0' : '\n';
+    return { text: `${roots.join(end)}${end}${UNKNOWN}${end}`, decoded: false };
   },
   // `rm -rf "$(realpath ..)"`: the absolute path of a known path.
   realpath: (args, _stdin, cwd) => {
@@ -200,6 +236,11 @@ const STAGES: Readonly<Record<string, Stage>> = {
     // `tr 'a-z' 'n-za-m'` (ROT13) and other one-to-one maps of plain ranges.
     const [from, to] = operandsOf(args);
     if (stdin === ALL_PROCESSES_OUTPUT.text) return ALL_PROCESSES_OUTPUT;
+    // `tr -d X`: the characters of a plain set deleted.
+    if (stdin !== null && from !== undefined && to === undefined && flagsOf(args).length === 1 && flagsOf(args)[0] === '-d') {
+      const deleted = expandRanges(from);
+      return deleted === null ? null : decodedText([...stdin].filter((c) => !deleted.includes(c)).join(''));
+    }
     if (stdin === null || from === undefined || to === undefined || flagsOf(args).length > 0) return null;
     const source = expandRanges(from);
     const target = expandRanges(to);
@@ -208,8 +249,12 @@ const STAGES: Readonly<Record<string, Stage>> = {
   },
 };
 
+/** The character classes `tr` maps one to one (upper and lower case map in order). */
+const TR_CLASSES: Readonly<Record<string, string>> = { '[:upper:]': 'A-Z', '[:lower:]': 'a-z', '[:digit:]': '0-9' };
+
 function expandRanges(set: string): string[] | null {
   const out: string[] = [];
+  set = set.replace(/\[:(upper|lower|digit):\]/g, (whole) => TR_CLASSES[whole] ?? whole);
   for (let i = 0; i < set.length; i += 1) {
     const c = set[i] as string;
     if (c === '[' || c === '\\') return null;

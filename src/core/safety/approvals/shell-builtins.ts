@@ -36,9 +36,11 @@ export function runBuiltin(argv: string[], input: Stdin | null, scan: Scan): boo
     scan.positional = args.slice(1);
     return true;
   }
-  if (name === 'trap' && args[0] !== undefined && !args[0].startsWith('-')) {
+  // `trap -- 'cmd' ERR` ends trap's options first.
+  const handler = name === 'trap' ? (args[0] === '--' ? args[1] : args[0]) : undefined;
+  if (handler !== undefined && (args[0] === '--' || !handler.startsWith('-'))) {
     // The handler runs later, at the signal or at exit: it is classified now.
-    scan.runShell(args[0]);
+    scan.runShell(handler);
     return true;
   }
   return false;

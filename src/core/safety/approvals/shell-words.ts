@@ -1,3 +1,4 @@
+import { evaluateArithmetic } from './arithmetic.js';
 import { expandBraces, protectBraces, restoreProtected } from './brace-expansion.js';
 import { ALL_PROCESSES, OWN_JOB, UNKNOWN, type Scan } from './scan.js';
 import type { ShellNode } from './shell-parser.js';
@@ -49,6 +50,8 @@ export function expandWord(node: ShellNode, ctx: WordContext): Expanded {
   collect(node, ctx, false, segments, state);
   const first = segments[0];
   if (first !== undefined && !first.literal && /^~(\/|$)/.test(first.text)) first.text = (ctx.scan.paths.home ?? '~') + first.text.slice(1);
+  // `~+` is $PWD.
+  else if (first !== undefined && !first.literal && /^~\+(\/|$)/.test(first.text) && typeof ctx.scan.paths.cwd === 'string') first.text = ctx.scan.paths.cwd + first.text.slice(2);
   const separators = ifsPattern(ctx.scan);
   const joined = segments.map((s) => (s.literal ? protectBraces(s.split && separators !== null ? s.text.replace(separators, SPLIT) : s.text) : s.text)).join('');
   const fields: string[] = [];
@@ -125,6 +128,18 @@ function collect(node: ShellNode, ctx: WordContext, quoted: boolean, out: Segmen
       out.push({ text: result.text.startsWith('/dev/fd/') ? result.text : UNKNOWN, literal: true, split: false });
       return;
     }
+    case 'arithmetic_expansion': {
+      // `$((2-3))`: integer arithmetic on literals and known variables; anything else is unknown.
+      const body = /^\$\(\(([\s\S]*)\)\)$/.exec(node.text) ?? /^\$\[([\s\S]*)\]$/.exec(node.text);
+      const value = body === null || node.descendantsOfType(['command_substitution', 'process_substitution']).length > 0 ? null : evaluateArithmetic(body[1] as string, (name) => lookup(name, ctx.scan));
+      if (value !== null) {
+        out.push({ text: value, literal: true, split: !quoted });
+        return;
+      }
+      for (const inner of node.descendantsOfType(['command_substitution', 'process_substitution'])) if (inner !== null) ctx.substitute(inner);
+      out.push({ text: UNKNOWN, literal: true, split: false });
+      return;
+    }
     default:
       // Arithmetic and anything else: its commands still run (and are classified), its value is unknown.
       for (const inner of node.descendantsOfType(['command_substitution', 'process_substitution'])) if (inner !== null) ctx.substitute(inner);
@@ -194,7 +209,8 @@ function expandParameter(node: ShellNode, ctx: WordContext, state: State, quoted
     return /^\d+$/.test(index) ? (items[Number(index)] ?? '') : UNKNOWN;
   }
   const value = subscript === undefined ? lookup(name, ctx.scan) : undefined;
-  if (prefix === '!') return UNKNOWN;
+  // `${!v}`: the variable whose name v holds.
+  if (prefix === '!') return operation === '' && value !== undefined && /^[A-Za-z_]\w*$/.test(value) ? (lookup(value, ctx.scan) ?? UNKNOWN) : UNKNOWN;
   if (prefix === '#') return operation === '' && value !== undefined && !value.includes(UNKNOWN) ? String(value.length) : UNKNOWN;
   if (operation === '') return value ?? UNKNOWN;
   const defaulting = /^:?[-=?+]/.exec(operation);

@@ -38,7 +38,17 @@ export function walkShell(text: string, scan: Scan): void {
     return;
   }
   const functions = new Map(scan.functions);
+  // `r\<newline>m -rf /`: bash joins a line continuation inside a word before it splits words; tree-sitter does not.
+  if (text.includes('\\\n')) text = joinContinuations(text);
   withShellTree(text, (root) => {
+    // `[[ -d / ]] && rm -rf /`: tree-sitter reads a bare `/` in a test as division and swallows the rest of the line.
+    const bareSlash = root.hasError ? text.replace(TEST_BARE_SLASH, '$1"/"') : text;
+    if (bareSlash !== text) {
+      scan.depth += 1;
+      walkShell(bareSlash, scan);
+      scan.depth -= 1;
+      return;
+    }
     // `{rm,-rf,/}`: bash brace-expands the word into a command; tree-sitter reads `{` as a group and fails.
     const leadingBraces = root.hasError ? /^\s*(\{[^\s{}]*,[^\s{}]*\})(?=\s|;|$)/.exec(text) : null;
     if (leadingBraces !== null && scan.depth <= MAX_DEPTH) {
@@ -56,6 +66,37 @@ export function walkShell(text: string, scan: Scan): void {
   });
   // Function bodies point into the tree just freed.
   scan.functions = functions;
+}
+
+const TEST_BARE_SLASH = /(\[\[?[ \t][^\n\]]*?[ \t])\/(?=[ \t]+\]\]?)/g;
+
+/** Removes `\<newline>` outside single quotes (and `$'…'`), as bash's reader does before anything else. */
+function joinContinuations(text: string): string {
+  let out = '';
+  let quote: "'" | '"' | '$' | null = null;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i] as string;
+    if (quote === "'") {
+      out += c;
+      if (c === "'") quote = null;
+      continue;
+    }
+    if (c === '\\') {
+      if (text[i + 1] === '\n' && quote !== '$') {
+        i += 1;
+        continue;
+      }
+      out += c + (text[i + 1] ?? '');
+      i += 1;
+      continue;
+    }
+    out += c;
+    if (quote === '$' && c === "'") quote = null;
+    else if (quote === '"' && c === '"') quote = null;
+    else if (quote === null && c === "'") quote = text[i - 1] === '$' ? '$' : "'";
+    else if (quote === null && c === '"') quote = '"';
+  }
+  return out;
 }
 
 function walk(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
@@ -194,7 +235,9 @@ function precededByPipe(parent: ShellNode, child: ShellNode): boolean {
 
 function withRedirects(body: ShellNode, scan: Scan, stdin: Stdin | null, redirects: ShellNode[]): Flow {
   const redirected = readRedirects(redirects, scan);
-  return walk(body, scan, redirected.stdin ?? stdin);
+  const flow = walk(body, scan, redirected.stdin ?? stdin);
+  feedReaders(redirected.readers, flow, scan);
+  return redirected.readers.length > 0 ? { ...flow, output: null } : flow;
 }
 
 interface Redirected {
@@ -203,6 +246,8 @@ interface Redirected {
   toFile: boolean;
   /** Files stdout is written to. */
   files: string[];
+  /** `> >(sh)`: process substitutions that read the command's output. */
+  readers: ShellNode[];
 }
 
 const OUTPUT_OPERATORS = /^(\d*>>?|&>>?|>\||\d*>&|&>)$/;
@@ -211,6 +256,7 @@ function readRedirects(redirects: readonly ShellNode[], scan: Scan): Redirected 
   let stdin: Stdin | null = null;
   let toFile = false;
   const files: string[] = [];
+  const readers: ShellNode[] = [];
   const ctx = wordContext(scan);
   for (const redirect of redirects) {
     if (redirect.type === 'heredoc_redirect') {
@@ -240,6 +286,15 @@ function readRedirects(redirects: readonly ShellNode[], scan: Scan): Redirected 
       stdin = { kind: 'pipe', text: flow.output?.text ?? null, downloaded: flow.downloaded, decoded: flow.decoded || flow.output?.decoded === true, upstream: flow.names };
       continue;
     }
+    if (operator.includes('>') && destination.type === 'process_substitution' && destination.text.startsWith('>(')) {
+      // `echo 'rm -rf ~' > >(bash)`: the inner commands read this command's output, walked once it is known.
+      if (/^[2-9]/.test(operator)) feedReaders([destination], NO_FLOW, scan);
+      else {
+        readers.push(destination);
+        toFile = true;
+      }
+      continue;
+    }
     const target = expandToString(destination, ctx).text;
     if (operator.startsWith('<')) {
       checkReadSource(target, scan);
@@ -252,7 +307,17 @@ function readRedirects(redirects: readonly ShellNode[], scan: Scan): Redirected 
       toFile ||= stdout && !target.startsWith('/dev/std');
     }
   }
-  return { stdin, toFile, files };
+  return { stdin, toFile, files, readers };
+}
+
+/** Walks each `>(…)` reader with `output` (the writer's stdout, when known) as its stdin. */
+function feedReaders(readers: readonly ShellNode[], output: Flow, scan: Scan): void {
+  for (const reader of readers) {
+    const cwd = scan.paths.cwd;
+    const input: Stdin = { kind: 'pipe', text: output.output?.text ?? null, downloaded: output.downloaded, decoded: output.decoded || output.output?.decoded === true, upstream: output.names };
+    for (const statement of children(reader)) walk(statement, scan, input);
+    scan.paths.cwd = cwd;
+  }
 }
 
 function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedirects: ShellNode[]): Flow {
@@ -311,6 +376,7 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   const computed = pureOutput(argv, input?.kind === 'text' ? input.text : input?.kind === 'pipe' ? input.text : null, scan.paths.cwd);
   // `cat > x.sh <<EOF …`, `printf '…' > b.sh`: remembered, in case the line runs the file next.
   if (computed !== null) for (const file of redirected.files) scan.files.set(commandName(file), computed.text);
+  if (redirected.readers.length > 0) feedReaders(redirected.readers, { output: computed, downloaded: isDownloader(argv), decoded: invocation.decoded || input?.kind === 'pipe' && input.decoded, names: [called] }, scan);
   const output = redirected.toFile ? null : computed;
   // Filters pass on what they read: `curl … | tee a.sh | sh` still runs the download.
   const piped = input?.kind === 'pipe' && !redirected.toFile ? input : null;

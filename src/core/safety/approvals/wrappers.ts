@@ -44,6 +44,10 @@ export interface WrapperSpec {
   commandWith?: readonly string[];
   /** After one of these options the remaining words are the command (`nix develop -c cmd …`). */
   commandAfter?: readonly string[];
+  /** Options that take two values (`bwrap --bind SRC DEST`, `mpirun --mca NAME VALUE`). */
+  pairs?: readonly string[];
+  /** Every word after the options is a command line of its own, run by a shell (`hyperfine 'make' 'make -j8'`). */
+  everyArgIsCode?: boolean;
   /** The program has rules of its own too (`screen -X quit`): its own argv is classified as well as what it runs. */
   alsoSelf?: boolean;
 }
@@ -233,6 +237,39 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['proxychains4', { values: ['-f'] }],
   ['xvfb-run', { values: ['-n', '-s', '-f', '-e', '-p', '--server-num', '--server-args', '--auth-file', '--error-file'] }],
   ['dbus-run-session', {}],
+  // Sandboxes and personalities that run the command on this machine's files (`bwrap --bind / / cmd`, `fakeroot cmd`).
+  ['bwrap', { flags: ['--unshare-all', '--share-net', '--unshare-user', '--unshare-user-try', '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup', '--unshare-cgroup-try', '--die-with-parent', '--new-session', '--as-pid-1', '--clearenv', '--disable-userns', '--assert-userns-disabled'], values: ['--args', '--userns', '--userns2', '--pidns', '--uid', '--gid', '--hostname', '--chdir', '--unsetenv', '--lock-file', '--sync-fd', '--remount-ro', '--exec-label', '--file-label', '--proc', '--dev', '--tmpfs', '--mqueue', '--dir', '--seccomp', '--add-seccomp-fd', '--block-fd', '--userns-block-fd', '--info-fd', '--json-status-fd', '--cap-add', '--cap-drop', '--perms', '--size', '--argv0'], pairs: ['--bind', '--bind-try', '--dev-bind', '--dev-bind-try', '--ro-bind', '--ro-bind-try', '--bind-fd', '--ro-bind-fd', '--symlink', '--setenv', '--file', '--bind-data', '--ro-bind-data', '--chmod', '--overlay-src'], chdir: ['--chdir'] }],
+  ['fakeroot', { flags: ['-u', '--unknown-is-real'], values: ['-l', '--lib', '--faked', '-s', '-i', '-b'] }],
+  ['fakechroot', { flags: ['-s', '--use-system-libs'], values: ['-l', '--lib', '-d', '--elfloader', '-e', '--environment', '-c', '--config-dir'] }],
+  ['setarch', { flags: ['-v', '--verbose', '-3', '--3gb', '-B', '--32bit', '-F', '--fdpic-funcptrs', '-I', '--short-inode', '-L', '--addr-compat-layout', '-R', '--addr-no-randomize', '-S', '--whole-seconds', '-T', '--sticky-timeouts', '-X', '--read-implies-exec', '-Z', '--mmap-page-zero', '--uname-2.6'], positional: 1, noCommand: ['--list'] }],
+  ['linux32', { flags: ['-v', '--verbose', '-3', '--3gb', '-B', '--32bit', '-R', '--addr-no-randomize', '-L', '--addr-compat-layout', '--uname-2.6'] }],
+  ['linux64', { flags: ['-v', '--verbose', '-3', '--3gb', '-B', '--32bit', '-R', '--addr-no-randomize', '-L', '--addr-compat-layout', '--uname-2.6'] }],
+  // Security labels and profiles (`aa-exec -p prof -- cmd`, `runcon -t type cmd`).
+  ['aa-exec', { flags: ['-i', '--immediate', '-v', '--verbose', '-d', '--debug'], values: ['-p', '--profile', '-n', '--namespace'] }],
+  ['runcon', { flags: ['--compute'], values: ['-u', '--user', '-r', '--role', '-t', '--type', '-l', '--range'] }],
+  // `logsave LOGFILE cmd`: runs the command and saves its output.
+  ['logsave', { flags: ['-a', '-s', '-v'], positional: 1 }],
+  // Detached sessions: `dtach -n SOCKET cmd`, `abduco -n NAME cmd`.
+  ['dtach', { flags: ['-E', '-z', '-N'], values: ['-n', '-c', '-A', '-e', '-r'], noCommand: ['-a', '-p'] }],
+  ['abduco', { flags: ['-r', '-f', '-l', '-q'], values: ['-n', '-c', '-A', '-e'], noCommand: ['-a'] }],
+  // MPI and batch launchers: `mpirun -np 4 cmd`, `srun -N 2 cmd` (on the cluster's nodes, which share the home directory).
+  ['mpirun', { flags: ['--oversubscribe', '--allow-run-as-root', '-q', '--quiet', '-v', '--verbose', '--tag-output', '--timestamp-output', '--report-bindings'], values: ['-np', '-n', '-c', '-H', '--host', '-hostfile', '--hostfile', '-machinefile', '--machinefile', '-x', '--map-by', '--bind-to', '--rank-by', '-wdir', '--wdir', '-npernode', '--npernode', '--prefix', '--output-filename'], pairs: ['--mca', '-mca'] }],
+  ['mpiexec', { flags: ['--oversubscribe', '--allow-run-as-root', '-q', '--quiet', '-v', '--verbose', '--tag-output'], values: ['-np', '-n', '-c', '-H', '--host', '-hostfile', '--hostfile', '-machinefile', '--machinefile', '-x', '--map-by', '--bind-to', '-wdir', '--wdir', '-ppn', '-f', '-hosts'], pairs: ['--mca', '-mca', '-genv', '-env'] }],
+  ['srun', { flags: ['-l', '--label', '-u', '--unbuffered', '-v', '--verbose', '-Q', '--quiet', '--exclusive', '--pty', '-K', '--kill-on-bad-exit'], values: ['-n', '--ntasks', '-N', '--nodes', '-p', '--partition', '-t', '--time', '-c', '--cpus-per-task', '-J', '--job-name', '-A', '--account', '-w', '--nodelist', '-x', '--exclude', '-o', '--output', '-e', '--error', '-D', '--chdir', '-G', '--gpus', '--mem', '--gres', '--qos', '--ntasks-per-node', '-C', '--constraint'] }],
+  // Terminal emulators run their command in a new window: `xterm -e cmd …`, `gnome-terminal -- cmd …`.
+  ['xterm', { commandAfter: ['-e'], positional: Number.POSITIVE_INFINITY, values: ['-T', '-title', '-n', '-geometry', '-g', '-fa', '-fs', '-fn', '-bg', '-fg', '-class', '-name', '-xrm', '-bd', '-bw', '-cr', '-e'] }],
+  ['uxterm', { commandAfter: ['-e'], positional: Number.POSITIVE_INFINITY, values: ['-T', '-title', '-n', '-geometry', '-g', '-fa', '-fs', '-fn', '-bg', '-fg', '-class', '-name', '-xrm'] }],
+  ['urxvt', { commandAfter: ['-e'], positional: Number.POSITIVE_INFINITY, values: ['-T', '-title', '-n', '-geometry', '-g', '-fn', '-bg', '-fg', '-name', '-cd'] }],
+  ['konsole', { commandAfter: ['-e'], positional: Number.POSITIVE_INFINITY, values: ['-p', '--profile', '--workdir', '--layout', '--tabs-from-file'] }],
+  ['alacritty', { commandAfter: ['-e', '--command'], positional: Number.POSITIVE_INFINITY, values: ['-T', '--title', '--class', '--config-file', '-o', '--option', '--working-directory', '--socket'] }],
+  ['gnome-terminal', { commandAfter: ['-x', '--execute'], code: ['-e', '--command'], flags: ['--window', '--tab', '--maximize', '--full-screen', '--wait', '-q', '--quiet'], values: ['-t', '--title', '--working-directory', '--profile', '--geometry', '--zoom', '--role', '--class', '--name'], chdir: ['--working-directory'] }],
+  ['xfce4-terminal', { commandAfter: ['-x', '--execute'], code: ['-e', '--command'], flags: ['--tab', '--window', '--hold', '-H', '--maximize', '--fullscreen'], values: ['-T', '--title', '--working-directory', '--geometry', '--role', '--zoom'], chdir: ['--working-directory'] }],
+  ['terminator', { commandAfter: ['-x', '--execute'], code: ['-e', '--command'], flags: ['-m', '--maximise', '-f', '--fullscreen', '-b', '--borderless', '-H', '--hidden', '--new-tab'], values: ['-T', '--title', '-g', '--config', '-l', '--layout', '-p', '--profile', '--working-directory'], chdir: ['--working-directory'] }],
+  // Line-editing and job-queue front ends that run their command as given (`rlwrap cmd`), or through a shell (`sem cmd`).
+  ['rlwrap', { flags: ['-A', '--ansi-colour-aware', '-c', '--complete-filenames', '-i', '--case-insensitive', '-m', '--multi-line', '-n', '--no-warnings', '-N', '--no-children', '-r', '--remember', '-R', '--renice', '-v', '--version', '-W', '--polling'], values: ['-a', '--always-readline', '-b', '--break-chars', '-C', '--command-name', '-D', '--history-no-dupes', '-e', '--extra-char-after-completion', '-f', '--file', '-g', '--forget-matching', '-H', '--history-filename', '-l', '--logfile', '-o', '--one-shot', '-O', '--only-cook', '-p', '--prompt-colour', '-P', '--pre-given', '-q', '--quote-characters', '-s', '--histsize', '-S', '--substitute-prompt', '-t', '--set-term-name', '-w', '--wait-before-prompt', '-z', '--filter'] }],
+  ['sem', { flags: ['--fg', '--bg', '--wait', '-u', '--ungroup', '--line-buffer'], values: ['-j', '--jobs', '--id', '--semaphorename', '--st', '--semaphoretimeout'], joinsArgs: true }],
+  // `hyperfine 'cmd' 'cmd2'`: each argument is a shell command, run (and the setup, prepare and cleanup commands too).
+  ['hyperfine', { flags: ['-N', '--shell=none', '-i', '--ignore-failure', '--show-output', '--input', '-D'], values: ['-w', '--warmup', '-m', '--min-runs', '-M', '--max-runs', '-r', '--runs', '-S', '--shell', '--style', '--sort', '-u', '--time-unit', '--export-asciidoc', '--export-csv', '--export-json', '--export-markdown', '--export-orgmode', '-n', '--command-name', '--output', '--reference'], code: ['-s', '--setup', '-p', '--prepare', '-c', '--cleanup', '--conclude'], everyArgIsCode: true }],
 ]);
 
 /** One command the wrapper stack runs: its argv, and what the wrappers around it imply. */
@@ -249,17 +286,32 @@ export interface Unwrapped {
 }
 
 /** Also gives the positions an unknown option could shift the command to, each read as its own candidate. */
-export function unwrap(argv: readonly string[], stdinWords: string[] | null): Unwrapped[] {
+export function unwrap(argv: readonly string[], stdinWords: string[] | null, stdinText: string | null = null): Unwrapped[] {
   const results: Unwrapped[] = [];
-  unwrapInto([...argv], { argv: [], code: [], wrappers: [], root: false, remote: false, scheduled: false, cwd: null }, stdinWords, results, 0);
+  unwrapInto([...argv], { argv: [], code: [], wrappers: [], root: false, remote: false, scheduled: false, cwd: null }, stdinWords, stdinText, results, 0);
   return results;
+}
+
+/** xargs's own options say how its input splits: `-0`/`--null` on NUL, `-d X` on X; null when on blanks (or unknown). */
+function delimitedWords(options: readonly string[], stdinText: string | null): string[] | null {
+  if (stdinText === null) return null;
+  let delimiter: string | null = null;
+  for (let k = 0; k < options.length; k += 1) {
+    const o = options[k] as string;
+    if (o === '-0' || o === '--null' || /^-[rtx]*0[rtx]*$/.test(o)) delimiter = '\0';
+    else if (o === '-d' || o === '--delimiter') delimiter = options[k + 1] ?? null;
+    else if (o.startsWith('--delimiter=')) delimiter = o.slice('--delimiter='.length);
+  }
+  if (delimiter === null) return null;
+  const separator = delimiter === '\\n' ? '\n' : delimiter === '\\0' ? '\0' : delimiter;
+  return stdinText.split(separator).filter((w, k, all) => w !== '' || k < all.length - 1);
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Candidate readings per line; enough for a few unknown options in a stack of wrappers. */
 const MAX_CANDIDATES = 8;
 
-function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | null, results: Unwrapped[], guard: number): void {
+function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | null, stdinText: string | null, results: Unwrapped[], guard: number): void {
   if (results.length >= MAX_CANDIDATES) return;
   let start = 0;
   while (start < argv.length && ASSIGNMENT.test(argv[start] as string)) start += 1;
@@ -321,7 +373,7 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
         positional = 0;
       }
       if (spec.chdir?.includes(option) === true) here.cwd = attached ?? argv[i + 1] ?? null;
-      const consumed = attached === undefined ? (spec.flags?.includes(option) === true ? 0 : valueConsumed(option, values)) : 0;
+      const consumed = attached === undefined ? (spec.flags?.includes(option) === true ? 0 : spec.pairs?.includes(option) === true ? 2 : valueConsumed(option, values)) : 0;
       if (consumed === null) alternatives.push(i + 2);
       i += consumed ?? 0;
       continue;
@@ -339,6 +391,11 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
   const readings = [i, ...alternatives.filter((a) => a !== i && a <= argv.length)];
   for (const at of readings) {
     let inner = argv.slice(at);
+    if (spec.everyArgIsCode === true) {
+      // Options may follow the commands: their values are skipped, every other word is a command line.
+      here.code.push(...inner.filter((w, k) => !w.startsWith('-') && !values.has(inner[k - 1] ?? '')));
+      inner = [];
+    }
     if (spec.joinsArgs === true && inner.length > 0) {
       here.code.push(inner.join(' '));
       inner = [];
@@ -347,7 +404,9 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
       // `parallel rm -rf ::: / ~`: the arguments follow `:::` instead of arriving on stdin.
       const separator = inner.indexOf(':::');
       const template = separator === -1 ? inner : inner.slice(0, separator);
-      inner = separator === -1 ? withArguments(inner, stdinWords) : withArguments(template, inner.slice(separator + 1).filter((w) => w !== ':::'));
+      // `xargs -0`, `xargs -d '\n'`: the input split on its delimiter, not on blanks (`… | xargs -0 sh -c` runs it whole).
+      const words = name === 'xargs' ? delimitedWords(argv.slice(subAt + 1, at), stdinText) ?? stdinWords : stdinWords;
+      inner = separator === -1 ? withArguments(inner, words) : withArguments(template, inner.slice(separator + 1).filter((w) => w !== ':::'));
       if (spec.viaShell === true && template.length === 0 && separator !== -1) {
         // `parallel ::: 'rm -rf ~' reboot`: with no command, every argument is a command line.
         here.code.push(...inner.slice(1));
@@ -358,7 +417,7 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
       }
     }
     if (inner.length === 0) results.push({ ...here, argv: [] });
-    else unwrapInto(inner, { ...here, code: [...here.code] }, stdinWords, results, guard + 1);
+    else unwrapInto(inner, { ...here, code: [...here.code] }, stdinWords, stdinText, results, guard + 1);
   }
 }
 

@@ -99,7 +99,18 @@ function takesEveryPermission(mode: string): boolean {
   return (who === '' || who.includes('u') || who.includes('a')) && (removed === undefined || new Set(removed).size === 3);
 }
 
+/** GNU sed's `e command` (at an optional address, or after `;`): the rest of its line is run by a shell. */
+const SED_ADDRESS = String.raw`(?:\d+|\$|\/(?:[^/\\\n]|\\.)*\/)`;
+const SED_EXECUTE = new RegExp(String.raw`(?:^|;|\n)\s*(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?\s*!?\s*)?e\s+([^\n]+)`, 'g');
+
 function inPlaceEdit(command: Command, scan: Scan): void {
+  const scripts = valuesOf(command, '-e', '--expression');
+  for (const script of scripts.length > 0 ? scripts : command.operands.slice(0, 1)) {
+    for (const match of script.matchAll(SED_EXECUTE)) {
+      flag(scan, REASONS.interpreterExec);
+      scan.runShell(match[1] as string);
+    }
+  }
   if (!command.options.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) return;
   const scriptGiven = valuesOf(command, '-e', '--expression', '-f', '--file').length > 0;
   for (const target of command.operands.slice(scriptGiven ? 0 : 1)) checkWriteTarget(target, scan);

@@ -33,19 +33,29 @@ function signalAndTargets(args: readonly string[]): { signal: string | null; tar
   for (let i = 0; i < args.length; i += 1) {
     const a = args[i] as string;
     if (a === '--') {
-      targets.push(...args.slice(i + 1));
+      targets.push(...args.slice(i + 1).map(pid));
       break;
     }
     if (a === '-s' || a === '-n' || a === '--signal') {
       signal = args[i + 1] ?? null;
       i += 1;
     } else if (a.startsWith('--signal=')) signal = a.slice('--signal='.length);
+    // bash's `-sKILL` and `-n9`: the signal attached to its option.
+    else if (signal === null && targets.length === 0 && (/^-s[A-Za-z]/.test(a) || /^-n\d/.test(a)) && !SIGNAL_NAME.test(a.slice(1))) signal = a.slice(2);
     else if (a === '-q' || a === '--queue') i += 1;
     else if (a === '--timeout') i += 2;
     else if (a.startsWith('-') && a.length > 1 && signal === null && targets.length === 0 && i < args.length - 1) signal = a.slice(1);
-    else if (!a.startsWith('--')) targets.push(a);
+    else if (!a.startsWith('--')) targets.push(pid(a));
   }
   return { signal, targets };
+}
+
+/** Signal names, with or without `SIG`, any case (`-sigkill` is SIGKILL spelled as a name, not `-s igkill`). */
+const SIGNAL_NAME = /^(sig)?(hup|int|quit|ill|trap|abrt|iot|bus|fpe|kill|usr1|segv|usr2|pipe|alrm|term|stkflt|chld|cld|cont|stop|tstp|ttin|ttou|urg|xcpu|xfsz|vtalrm|prof|winch|io|poll|pwr|sys|rtmin|rtmax)$/i;
+
+/** A pid as kill reads it: `-01`, `+1` and `001` are the numbers -1 and 1 (bash and util-linux parse them as integers). */
+function pid(word: string): string {
+  return /^[-+]?\d{1,18}$/.test(word) ? String(Number(word)).replace(/^-0$/, '0') : word;
 }
 
 /**

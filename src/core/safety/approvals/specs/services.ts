@@ -31,6 +31,24 @@ function service(command: Command, scan: Scan): void {
 
 const shutdown = (_c: Command, s: Scan): void => flag(s, REASONS.shutdown);
 
+/** `start-stop-daemon --start --exec /bin/rm -- -rf /`: the program it starts, with the words after `--`. */
+function startStopDaemon(command: Command, scan: Scan): void {
+  const args = command.args;
+  const value = (...names: string[]): string | undefined => {
+    for (const [i, a] of args.entries()) {
+      if (names.includes(a)) return args[i + 1];
+      const attached = names.find((n) => n.startsWith('--') && a.startsWith(`${n}=`));
+      if (attached !== undefined) return a.slice(attached.length + 1);
+    }
+    return undefined;
+  };
+  if (args.some((a) => a === '-K' || a === '--stop')) flag(scan, REASONS.stopService);
+  if (!args.some((a) => a === '-S' || a === '--start')) return;
+  const program = value('-a', '--startas') ?? value('-x', '--exec');
+  const dashes = args.indexOf('--');
+  if (program !== undefined) scan.runArgv([program, ...(dashes === -1 ? [] : args.slice(dashes + 1))]);
+}
+
 const LAUNCHCTL: readonly Rule[] = [{ sub: 'unload|bootout|remove|disable|kill|stop', reason: REASONS.stopService }, { sub: 'load|bootstrap|submit|enable', reason: REASONS.persistence }];
 
 export const SERVICE_SPECS: readonly CommandSpec[] = [
@@ -39,6 +57,7 @@ export const SERVICE_SPECS: readonly CommandSpec[] = [
   { names: ['systemctl'], values: ['-H', '--host', '-M', '--machine', '-t', '--type', '--state', '-p', '--property', '-n', '--lines', '-o', '--output', '-s', '--signal', '--root'], check: systemctl },
   { names: ['loginctl'], rules: [{ sub: 'poweroff|reboot|halt', reason: REASONS.shutdown }, { sub: 'terminate-session|terminate-user|kill-session|kill-user', reason: REASONS.killProcesses }] },
   { names: ['service', 'rc-service'], check: service },
+  { names: ['start-stop-daemon'], values: ['-x', '--exec', '-a', '--startas', '-p', '--pidfile', '-n', '--name', '-u', '--user', '-c', '--chuid', '-s', '--signal', '-d', '--chdir', '-r', '--chroot', '-N', '--nicelevel', '-R', '--retry', '-g', '--group'], check: startStopDaemon },
   { names: ['launchctl'], rules: LAUNCHCTL },
   // OpenBSD: `rcctl stop|disable unit`, `rcctl set unit status off`.
   { names: ['rcctl'], check: (c, s) => {

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { classifyCommand, type DetectorContext } from '../src/core/safety/approvals/detector.js';
+
+/**
+ * Kill-everything, wrapped and obfuscated hardline shapes that the rules missed on the dev lines added on
+ * 2026-12-02 (session 2), each block one defect class, with the neighbours that must keep their verdict.
+ */
+const ctx: DetectorContext = { workspace: '/home/dev/project', cwd: '/home/dev/project', home: '/home/dev' };
+const verdict = (command: string): string => classifyCommand(command, ctx).verdict;
+const expectVerdicts = (cases: ReadonlyArray<readonly [string, string]>): void => {
+  for (const [command, expected] of cases) expect([command, verdict(command)]).toEqual([command, expected]);
+};
+
+describe('kill: signal and pid spellings', () => {
+  it("reads bash's attached signal forms (`-sKILL`, `-n9`) and keeps `-sigkill` a signal name", () => {
+    expectVerdicts([
+      ['kill -sKILL 1', 'hardline'],
+      ['kill -n9 1', 'hardline'],
+      ['kill -sigkill 1', 'hardline'],
+      ['kill -sTERM 1', 'dangerous'],
+      ['kill -n15 1', 'dangerous'],
+    ]);
+  });
+
+  it('reads pids as integers: `-01` is -1, `+1` and `001` are 1', () => {
+    expectVerdicts([
+      ['kill -9 -01', 'hardline'],
+      ['kill -KILL 001', 'hardline'],
+      ['kill -9 +1', 'hardline'],
+      ['kill 01', 'dangerous'],
+      ['kill -0 -01', 'safe'],
+    ]);
+  });
+
+  it('evaluates integer arithmetic in pids and signals', () => {
+    expectVerdicts([
+      ['kill -9 $((-1))', 'hardline'],
+      ['kill -9 $((2-3))', 'hardline'],
+      ['kill -$((3*3)) 1', 'hardline'],
+      ['n=4; kill -9 $((n-5))', 'hardline'],
+      ['kill -9 $(( 010 - 9 ))', 'hardline'],
+      ['kill -$((10+5)) 1', 'dangerous'],
+      ['kill $((RANDOM))', 'dangerous'],
+      ['echo $((6*7))', 'safe'],
+    ]);
+  });
+});
+
+describe('wrappers and control structures', () => {
+  it('`> >(sh)` feeds the command output to the process substitution, stderr redirects do not', () => {
+    expectVerdicts([
+      ["echo 'rm -rf ~' > >(bash)", 'hardline'],
+      ['{ echo reboot; } > >(sh)', 'hardline'],
+      ['echo hi > >(cat)', 'safe'],
+      ['make 2> >(tee build-errors.log)', 'safe'],
+    ]);
+  });
+
+  it('`trap -- handler SIGNAL` runs the handler; `trap - EXIT` and `trap -p` do not', () => {
+    expectVerdicts([
+      ["trap -- 'rm -rf /' ERR", 'hardline'],
+      ['trap - EXIT', 'safe'],
+      ['trap -p', 'safe'],
+    ]);
+  });
+
+  it('a bare `/` in a test no longer swallows the rest of the line', () => {
+    expectVerdicts([
+      ['[[ -d / ]] && rm -rf /', 'hardline'],
+      ['[ -d / ] && rm -rf /', 'hardline'],
+      ['[[ -w / ]] || echo read-only', 'safe'],
+    ]);
+  });
+
+  it('knows the sandboxes, launchers and terminals that run their command here', () => {
+    expectVerdicts([
+      ['bwrap --bind / / rm -rf ~', 'hardline'],
+      ['fakeroot -- rm -rf /', 'hardline'],
+      ['setarch x86_64 rm -rf /', 'hardline'],
+      ['linux64 rm -rf /', 'hardline'],
+      ['aa-exec -p unconfined -- rm -rf /', 'hardline'],
+      ['runcon -t unconfined_t rm -rf /', 'hardline'],
+      ['logsave /dev/null rm -rf /', 'hardline'],
+      ['dtach -n /tmp/s rm -rf ~', 'hardline'],
+      ['abduco -n s rm -rf ~', 'hardline'],
+      ['mpirun -np 1 rm -rf ~', 'hardline'],
+      ['srun rm -rf ~', 'hardline'],
+      ['xterm -geometry 80x24 -e rm -rf ~', 'hardline'],
+      ['gnome-terminal -- rm -rf ~', 'hardline'],
+      ['rlwrap rm -rf ~', 'hardline'],
+      ['sem rm -rf ~', 'hardline'],
+      ['bwrap --ro-bind /usr /usr --dev /dev npm test', 'safe'],
+      ['xterm -e htop', 'safe'],
+      ['mpirun -np 4 ./bench', 'safe'],
+    ]);
+  });
+
+  it('hyperfine runs each argument (and its setup/prepare/cleanup) as a shell command', () => {
+    expectVerdicts([
+      ["hyperfine 'rm -rf ~'", 'hardline'],
+      ["hyperfine --warmup 3 'make' --prepare 'reboot'", 'hardline'],
+      ["hyperfine --warmup 3 'npm run build' 'pnpm build'", 'safe'],
+    ]);
+  });
+
+  it('start-stop-daemon --start runs its --exec program with the words after --', () => {
+    expectVerdicts([
+      ['start-stop-daemon --start --exec /bin/rm -- -rf /', 'hardline'],
+      ['start-stop-daemon --start --exec /usr/bin/node -- server.js', 'safe'],
+      ['start-stop-daemon --stop --pidfile /run/app.pid', 'dangerous'],
+    ]);
+  });
+
+  it("GNU sed's `e command` and Ruby's `%x(…)` run shell commands", () => {
+    expectVerdicts([
+      ["sed -n '1e reboot' /etc/hostname", 'hardline'],
+      ["sed -e 's/a/b/' -e '$e rm -rf ~' notes.txt", 'hardline'],
+      ["sed 's/e x/y/' notes.txt", 'safe'],
+      ["ruby -e '%x(rm -rf ~)'", 'hardline'],
+      ["ruby -e 'puts %x{ls}'", 'dangerous'],
+    ]);
+  });
+
+  it('`xargs -0` and `-d` split their input on the delimiter, not on blanks', () => {
+    expectVerdicts([
+      ['echo cm0gLXJmIH4= | base64 -d | xargs -0 sh -c', 'hardline'],
+      ['find / -maxdepth 0 -print0 | xargs -0 rm -rf', 'hardline'],
+      ["printf 'build\\0dist\\0' | xargs -0 rm -rf", 'safe'],
+    ]);
+  });
+});
+
+describe('obfuscation', () => {
+  it('joins a line continuation inside a word, outside single quotes', () => {
+    expectVerdicts([
+      ['r\\\nm -rf /', 'hardline'],
+      ['re\\\nboot', 'hardline'],
+      ["echo 're\\\nboot'", 'safe'],
+    ]);
+  });
+
+  it('expands `~+` (the working directory) and `${!name}` (indirection)', () => {
+    expectVerdicts([
+      ['rm -rf ~+/..', 'hardline'],
+      ['v=cmd; cmd=reboot; ${!v}', 'hardline'],
+      ['rm -rf ~+/dist', 'safe'],
+    ]);
+  });
+
+  it('decodes base32, basenc and `base64 -di` payloads piped to a shell', () => {
+    expectVerdicts([
+      ['base32 -d <<< OJSWE33POQ====== | sh', 'hardline'],
+      ['echo cmVib290 | basenc --base64 -d | sh', 'hardline'],
+      ['echo cmVib290 | base64 -di | sh', 'hardline'],
+      ['base32 -d <<< OJSWE33POQ======', 'safe'],
+    ]);
+  });
+
+  it('resolves `which`, `command -v` and `type -P` to the program they name', () => {
+    expectVerdicts([
+      ['"$(which rm)" -rf /', 'hardline'],
+      ['$(command -v rm) -rf ~', 'hardline'],
+      ['`which reboot`', 'hardline'],
+      ['"$(type -P shutdown)" -h now', 'hardline'],
+      ['"$(which python3)" -m pytest', 'safe'],
+    ]);
+  });
+
+  it('computes `tr -d` and the upper/lower/digit classes of tr', () => {
+    expectVerdicts([
+      ["tr -d X <<< 'rXm -rXf /' | sh", 'hardline'],
+      ["echo 'RM -RF ~' | tr '[:upper:]' '[:lower:]' | sh", 'hardline'],
+      ["echo 'Hello' | tr '[:lower:]' '[:upper:]'", 'safe'],
+    ]);
+  });
+});
