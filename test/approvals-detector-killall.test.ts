@@ -32,6 +32,17 @@ describe('kill: signal and pid spellings', () => {
     ]);
   });
 
+  it("`killall -s` is killall's signal (pkill's `-s` is a session), and `/proc/*` lists every process", () => {
+    expectVerdicts([
+      ['killall -s KILL init', 'hardline'],
+      ['killall -s KILL -e systemd', 'hardline'],
+      ['killall -s KILL node', 'dangerous'],
+      ['pkill -9 -s 0 init', 'dangerous'],
+      ['for p in /proc/*; do kill -9 ${p##*/}; done', 'hardline'],
+      ['for p in /proc/*; do cat $p/comm 2>/dev/null; done', 'safe'],
+    ]);
+  });
+
   it('evaluates integer arithmetic in pids and signals', () => {
     expectVerdicts([
       ['kill -9 $((-1))', 'hardline'],
@@ -130,7 +141,47 @@ describe('wrappers and control structures', () => {
   });
 });
 
+describe('the words a line builds', () => {
+  it('`read -a`, `mapfile -t` and `readarray -t` fill arrays from their input', () => {
+    expectVerdicts([
+      ["read -ra args <<< '-rf /'; rm \"${args[@]}\"", 'hardline'],
+      ['mapfile -t a <<< /; rm -rf "${a[@]}"', 'hardline'],
+      ["readarray -t dirs < <(printf '%s\\n' / ~); rm -rf \"${dirs[@]}\"", 'hardline'],
+      // Without -t each element keeps its newline: `/` followed by a newline is not the root.
+      ['mapfile a <<< /; rm -rf "${a[@]}"', 'dangerous'],
+      ['mapfile -t lines < files.txt; rm -rf "${lines[@]}"', 'dangerous'],
+      ["read -ra parts <<< 'build dist'; rm -rf \"${parts[@]}\"", 'safe'],
+    ]);
+  });
+
+  it('`xargs -I` takes whole lines; `tee >(sh)` and a redirect on a whole pipeline carry the text on', () => {
+    expectVerdicts([
+      ["xargs -I{} sh -c '{}' <<< 'rm -rf ~'", 'hardline'],
+      ["tee >(sh) <<< 'rm -rf ~' >/dev/null", 'hardline'],
+      ['echo cm0gLXJmIC8= | base64 -d > /tmp/x.sh; bash /tmp/x.sh', 'hardline'],
+      ["xargs -I{} echo 'rm -rf {}' <<< /", 'safe'],
+      ['echo hi | tee >(cat) >(wc -c)', 'safe'],
+      ['echo hi | cat > x.txt', 'safe'],
+    ]);
+  });
+
+  it("a terminal's single command word with blanks is shell code", () => {
+    expectVerdicts([
+      ["xterm -e 'pkill -f vite'", 'dangerous'],
+      ["xterm -e 'rm -rf ~'", 'hardline'],
+      ["xterm -e 'npm run dev'", 'safe'],
+    ]);
+  });
+});
+
 describe('obfuscation', () => {
+  it('`$IFS` without braces splits like `${IFS}`', () => {
+    expectVerdicts([
+      ['kill$IFS-9$IFS-1', 'hardline'],
+      ['echo "a$IFS-b"', 'safe'],
+    ]);
+  });
+
   it('joins a line continuation inside a word, outside single quotes', () => {
     expectVerdicts([
       ['r\\\nm -rf /', 'hardline'],

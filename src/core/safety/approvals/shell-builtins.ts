@@ -2,6 +2,7 @@ import type { Stdin } from './invocation.js';
 import { pureOutput } from './pure-eval.js';
 import { REASONS } from './reasons.js';
 import { flag, UNKNOWN, type Scan } from './scan.js';
+import { ARRAY_SEPARATOR } from './shell-words.js';
 
 /**
  * The shell builtins that change what later words mean: `read` and `printf -v` assign, `set --` sets the positional
@@ -11,6 +12,15 @@ import { flag, UNKNOWN, type Scan } from './scan.js';
 export function runBuiltin(argv: string[], input: Stdin | null, scan: Scan): boolean {
   const [name, ...args] = argv;
   if (name === 'read') {
+    // `read -ra args <<< '-rf /'`: the words of the line into an array.
+    const arrayAt = args.findIndex((a) => /^-[a-zA-Z]*a$/.test(a));
+    const array = arrayAt === -1 ? undefined : args[arrayAt + 1];
+    if (array !== undefined) {
+      const line = input?.text?.split('\n')[0] ?? null;
+      const words = line?.trim().split(/\s+/).filter((w) => w !== '') ?? [];
+      scan.vars.set(array, line === null || words.length === 0 ? UNKNOWN : words.join(ARRAY_SEPARATOR));
+      return true;
+    }
     const names = args.filter((a, i) => !a.startsWith('-') && !['-p', '-d', '-n', '-N', '-t', '-u', '-a'].includes(args[i - 1] ?? ''));
     const line = input?.text?.split('\n')[0] ?? null;
     const words = line === null ? [] : line.trim().split(/\s+/);
@@ -18,6 +28,18 @@ export function runBuiltin(argv: string[], input: Stdin | null, scan: Scan): boo
       const value = line === null ? UNKNOWN : i === names.length - 1 ? words.slice(i).join(' ') : (words[i] ?? '');
       scan.vars.set(variable, names.length === 1 && line !== null ? line.trim() : value);
     });
+    return true;
+  }
+  if (name === 'mapfile' || name === 'readarray') {
+    // `mapfile -t a <<< /`: one element per line (with its newline unless -t), into MAPFILE or the named array.
+    const valued = new Set(['-d', '-n', '-O', '-s', '-u', '-C', '-c']);
+    const operands = args.filter((a, i) => !a.startsWith('-') && !valued.has(args[i - 1] ?? ''));
+    const array = operands[0] ?? 'MAPFILE';
+    const text = input?.text ?? null;
+    const strip = args.some((a) => /^-[a-zA-Z]*t/.test(a));
+    const custom = args.some((a) => a === '-d' || a === '-n' || a === '-s' || a === '-O' || a === '-u');
+    const lines = text === null || custom ? null : text.split(/(?<=\n)/).filter((l) => l !== '').map((l) => (strip ? l.replace(/\n$/, '') : l));
+    scan.vars.set(array, lines === null || lines.length === 0 ? UNKNOWN : lines.join(ARRAY_SEPARATOR));
     return true;
   }
   if (name === 'printf' && args[0] === '-v' && args[1] !== undefined) {

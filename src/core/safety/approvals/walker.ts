@@ -40,6 +40,8 @@ export function walkShell(text: string, scan: Scan): void {
   const functions = new Map(scan.functions);
   // `r\<newline>m -rf /`: bash joins a line continuation inside a word before it splits words; tree-sitter does not.
   if (text.includes('\\\n')) text = joinContinuations(text);
+  // `kill$IFS-9$IFS-1`: tree-sitter misreads `$IFS` followed by a dash; `${IFS}` is the same expansion.
+  if (text.includes('$IFS')) text = text.replace(/\$IFS(?!\w)/g, '${IFS}');
   withShellTree(text, (root) => {
     // `[[ -d / ]] && rm -rf /`: tree-sitter reads a bare `/` in a test as division and swallows the rest of the line.
     const bareSlash = root.hasError ? text.replace(TEST_BARE_SLASH, '$1"/"') : text;
@@ -237,7 +239,9 @@ function withRedirects(body: ShellNode, scan: Scan, stdin: Stdin | null, redirec
   const redirected = readRedirects(redirects, scan);
   const flow = walk(body, scan, redirected.stdin ?? stdin);
   feedReaders(redirected.readers, flow, scan);
-  return redirected.readers.length > 0 ? { ...flow, output: null } : flow;
+  // `echo … | base64 -d > x.sh`: tree-sitter hangs the redirect on the whole pipeline; its output is the file's text.
+  if (flow.output !== null) for (const file of redirected.files) scan.files.set(commandName(file), flow.output.text);
+  return redirected.readers.length > 0 || redirected.toFile ? { ...flow, output: null } : flow;
 }
 
 interface Redirected {
@@ -376,6 +380,11 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   const computed = pureOutput(argv, input?.kind === 'text' ? input.text : input?.kind === 'pipe' ? input.text : null, scan.paths.cwd);
   // `cat > x.sh <<EOF …`, `printf '…' > b.sh`: remembered, in case the line runs the file next.
   if (computed !== null) for (const file of redirected.files) scan.files.set(commandName(file), computed.text);
+  // `… | tee >(sh)`: tee copies its input into each `>(…)` it is given.
+  if (called === 'tee' && input !== null) {
+    const copies = argumentNodes.filter((a) => a.type === 'process_substitution' && a.text.startsWith('>('));
+    if (copies.length > 0) feedReaders(copies, { output: input.text === null ? null : { text: input.text, decoded: input.kind === 'pipe' && input.decoded }, downloaded: input.kind === 'pipe' && input.downloaded, decoded: input.kind === 'pipe' && input.decoded, names: input.kind === 'pipe' ? input.upstream : [] }, scan);
+  }
   if (redirected.readers.length > 0) feedReaders(redirected.readers, { output: computed, downloaded: isDownloader(argv), decoded: invocation.decoded || input?.kind === 'pipe' && input.decoded, names: [called] }, scan);
   const output = redirected.toFile ? null : computed;
   // Filters pass on what they read: `curl … | tee a.sh | sh` still runs the download.

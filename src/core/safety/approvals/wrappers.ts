@@ -299,10 +299,13 @@ function delimitedWords(options: readonly string[], stdinText: string | null): s
   for (let k = 0; k < options.length; k += 1) {
     const o = options[k] as string;
     if (o === '-0' || o === '--null' || /^-[rtx]*0[rtx]*$/.test(o)) delimiter = '\0';
+    // `-I{}` (`-i`, `--replace`) takes whole lines, leading blanks removed.
+    else if (/^(-I|-i|--replace)/.test(o) && delimiter === null) delimiter = 'line';
     else if (o === '-d' || o === '--delimiter') delimiter = options[k + 1] ?? null;
     else if (o.startsWith('--delimiter=')) delimiter = o.slice('--delimiter='.length);
   }
   if (delimiter === null) return null;
+  if (delimiter === 'line') return stdinText.split('\n').map((l) => l.replace(/^[ \t]+/, '')).filter((l) => l !== '');
   const separator = delimiter === '\\n' ? '\n' : delimiter === '\\0' ? '\0' : delimiter;
   return stdinText.split(separator).filter((w, k, all) => w !== '' || k < all.length - 1);
 }
@@ -391,6 +394,11 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
   const readings = [i, ...alternatives.filter((a) => a !== i && a <= argv.length)];
   for (const at of readings) {
     let inner = argv.slice(at);
+    // `xterm -e 'pkill -f vite'`: one word with blanks after the command option is handed to a shell.
+    if (commandForm && spec.commandAfter !== undefined && inner.length === 1 && /\s/.test(inner[0] as string)) {
+      here.code.push(inner[0] as string);
+      inner = [];
+    }
     if (spec.everyArgIsCode === true) {
       // Options may follow the commands: their values are skipped, every other word is a command line.
       here.code.push(...inner.filter((w, k) => !w.startsWith('-') && !values.has(inner[k - 1] ?? '')));

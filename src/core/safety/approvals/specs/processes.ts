@@ -86,7 +86,9 @@ const INIT_PROCESS_NAMES = ['systemd', 'init', '/sbin/init', '/lib/systemd/syste
 function sigkillsInit(command: Command, regex: boolean, exact: boolean): boolean {
   const args = command.args;
   const sigkill = args.some((a, i) => /^-(9|KILL|SIGKILL)$/i.test(a) || (/^(-s|--signal)$/.test(a) && /^(9|KILL|SIGKILL)$/i.test(args[i + 1] ?? '')) || /^--signal=(9|KILL|SIGKILL)$/i.test(a));
-  if (!sigkill || command.options.some((o) => /^-[a-zA-Z]*[uUgGtPsyoZ]$/.test(o) || o === '--parent' || o === '--terminal')) return false;
+  // pkill's `-s` is a session; killall's is the signal.
+  const narrowing = command.name === 'killall' ? /^-[a-zA-Z]*[uyoZ]$/ : /^-[a-zA-Z]*[uUgGtPsyoZ]$/;
+  if (!sigkill || command.options.some((o) => narrowing.test(o) || o === '--parent' || o === '--terminal')) return false;
   return command.operands.some((pattern) => {
     if (!regex) return INIT_PROCESS_NAMES.includes(pattern);
     try {
