@@ -43,6 +43,18 @@ describe('kill: signal and pid spellings', () => {
     ]);
   });
 
+  it('PowerShell and taskkill: every process when nothing filters it', () => {
+    expectVerdicts([
+      ["pwsh -c 'Get-Process | Stop-Process -Force'", 'hardline'],
+      ["pwsh -c 'Stop-Process -Name * -Force'", 'hardline'],
+      ['taskkill.exe /f /fi "PID ge 0"', 'hardline'],
+      ['taskkill /F /IM *', 'dangerous'],
+      ["pwsh -c 'Get-Process | Where-Object { $_.Name -eq \"node\" } | Stop-Process'", 'dangerous'],
+      ['taskkill /F /IM node.exe', 'dangerous'],
+      ["pwsh -c 'Get-Process | Sort-Object CPU -Descending | Select-Object -First 5'", 'safe'],
+    ]);
+  });
+
   it('evaluates integer arithmetic in pids and signals', () => {
     expectVerdicts([
       ['kill -9 $((-1))', 'hardline'],
@@ -137,6 +149,26 @@ describe('wrappers and control structures', () => {
       ['echo cm0gLXJmIH4= | base64 -d | xargs -0 sh -c', 'hardline'],
       ['find / -maxdepth 0 -print0 | xargs -0 rm -rf', 'hardline'],
       ["printf 'build\\0dist\\0' | xargs -0 rm -rf", 'safe'],
+    ]);
+  });
+});
+
+describe('power actions outside shutdown(8)', () => {
+  it('launchctl reboot, logind and systemd over D-Bus, desktop sessions, rtcwake -m off, pmset schedules', () => {
+    expectVerdicts([
+      ['launchctl reboot', 'hardline'],
+      ['sudo launchctl reboot halt', 'hardline'],
+      ['busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager PowerOff b false', 'hardline'],
+      ['dbus-send --system --print-reply --dest=org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager.Reboot boolean:true', 'hardline'],
+      ['gdbus call --system --dest org.freedesktop.login1 --object-path /org/freedesktop/login1 --method org.freedesktop.login1.Manager.PowerOff false', 'hardline'],
+      ['gnome-session-quit --power-off --force', 'hardline'],
+      ['xfce4-session-logout --halt', 'hardline'],
+      ['rtcwake -m off -s 60', 'hardline'],
+      ["sudo pmset schedule shutdown '12/03/26 03:00:00'", 'hardline'],
+      ['launchctl list', 'safe'],
+      ['busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager ListSessions', 'safe'],
+      ['rtcwake -m show', 'safe'],
+      ['pmset -g batt', 'safe'],
     ]);
   });
 });

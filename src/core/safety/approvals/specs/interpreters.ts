@@ -128,6 +128,8 @@ const POWERSHELL: ReadonlyArray<[RegExp, string]> = [
   [/\b(Stop-Computer|Restart-Computer)\b/i, REASONS.shutdown],
   [/\b(Format-Volume|Clear-Disk|Initialize-Disk|Remove-Partition)\b/i, REASONS.rawDisk],
   [/\bStop-Process\b|\bkill\s+-Name\b/i, REASONS.killProcesses],
+  // `Get-Process | Stop-Process`, `gps | kill`, `Stop-Process -Name *`: every process, unfiltered.
+  [/\b(?:Get-Process|gps)\s*(?:['"]?\*['"]?\s*)?\|\s*(?:Stop-Process|spps|kill)\b|\b(?:Stop-Process|spps|kill)\b[^|;]*-(?:Name|ProcessName)\s+['"]?\*['"]?(?=[\s;]|$)/i, REASONS.killAll],
   [/\b(Stop-Service|Set-Service\b[^|;]*-StartupType\s+Disabled)\b/i, REASONS.stopService],
   [/\b(Add|Set)-MpPreference\b[^|;]*-Exclusion(Path|Process|Extension|IpAddress)\b/i, REASONS.disableSecurity],
   [/\bSet-MpPreference\b[^|;]*-Disable\w+(?!\s+\$?(?:false|0)\b)|\bSet-NetFirewallProfile\b[^|;]*-Enabled\s+(\$?False|0)\b/i, REASONS.disableSecurity],

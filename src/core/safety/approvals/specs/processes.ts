@@ -108,6 +108,13 @@ function fuser(command: Command, scan: Scan): void {
   flag(scan, everything ? REASONS.killAll : REASONS.killProcesses);
 }
 
+/** `taskkill /f /fi "PID ge 0"`: a filter every process passes selects every process; any other taskkill asks. */
+function taskkill(command: Command, scan: Scan): void {
+  const filters = command.args.filter((_a, i) => /^[/-]fi$/i.test(command.args[i - 1] ?? ''));
+  const everyProcess = filters.some((f) => /^\s*pid\s+(ge\s+[01]|gt\s+0|ne\s+0)\s*$/i.test(f));
+  flag(scan, everyProcess ? REASONS.killAll : REASONS.killProcesses);
+}
+
 export const PROCESS_SPECS: readonly CommandSpec[] = [
   { names: ['kill'], check: kill },
   { names: ['pkill', 'killall', 'skill', 'slay'], values: ['-u', '-U', '-g', '-G', '-t', '-P', '-s', '--signal', '-F', '--pidfile', '--ns', '--nslist', '--euid', '--uid', '--user'], check: killByName },
@@ -117,6 +124,6 @@ export const PROCESS_SPECS: readonly CommandSpec[] = [
   { names: ['forever'], rules: [{ sub: 'stop|stopall|restartall', reason: REASONS.stopService }] },
   { names: ['sc', 'sc.exe'], rules: [{ sub: 'stop|delete|pause', reason: REASONS.stopService }, { sub: '* stop|delete', reason: REASONS.stopService }, { sub: 'config', operand: /^disabled$/, reason: REASONS.stopService }] },
   { names: ['net', 'net.exe'], rules: [{ sub: 'stop', reason: REASONS.stopService }, { sub: 'user', operand: /^\/delete$/i, reason: REASONS.accounts }] },
-  { names: ['taskkill', 'taskkill.exe'], check: (_c, s) => flag(s, REASONS.killProcesses) },
+  { names: ['taskkill', 'taskkill.exe'], check: taskkill },
   { names: ['screen'], rules: [{ option: /^-X$/, operand: /^quit$/, reason: REASONS.killProcesses }] },
 ];

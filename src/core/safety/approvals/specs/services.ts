@@ -1,6 +1,6 @@
 import { REASONS } from '../reasons.js';
 import { flag, type Scan } from '../scan.js';
-import type { Command, CommandSpec, Rule } from './spec.js';
+import { valuesOf, type Command, type CommandSpec, type Rule } from './spec.js';
 
 /** Services and the machine itself: shutdown and reboot are hardline; stopping or unloading a service asks. */
 const SECURITY_SERVICE = /^(firewalld|ufw|apparmor|auditd|fail2ban|nftables|iptables|ip6tables|ebtables|shorewall|csf|lfd|selinux|clamav[\w-]*|clamd(@[\w-]+)?|sshguard|crowdsec[\w-]*|crowdstrike[\w-]*|falcon-sensor|falco|osqueryd|com\.apple\.alf|wazuh[\w-]*|ossec[\w-]*|sentinel[\w-]*|mdatp|snort|suricata|aide|pf|rkhunter|auditbeat|elastic-agent|WinDefend)(\.service)?$/;
@@ -31,6 +31,17 @@ function service(command: Command, scan: Scan): void {
 
 const shutdown = (_c: Command, s: Scan): void => flag(s, REASONS.shutdown);
 
+/** A D-Bus call to logind's or systemd's power methods (`busctl call org.freedesktop.login1 … PowerOff b false`). */
+function dbusPower(command: Command, scan: Scan): void {
+  const text = command.args.join(' ');
+  if (/\borg\.freedesktop\.(login1|systemd1)\b/.test(text) && /(^|[\s.])(Reboot|PowerOff|Halt|KExec|SoftReboot)(WithFlags)?(\s|$)|\bScheduleShutdown\b/.test(text)) flag(scan, REASONS.shutdown);
+}
+
+/** Desktop sessions' power actions: `gnome-session-quit --power-off`, `xfce4-session-logout --halt`. */
+function sessionPower(command: Command, scan: Scan): void {
+  if (command.options.some((o) => /^--(power-?off|reboot|halt|shutdown)$/.test(o) || (command.name === 'xfce4-session-logout' && /^-[hr]$/.test(o)))) flag(scan, REASONS.shutdown);
+}
+
 /** `start-stop-daemon --start --exec /bin/rm -- -rf /`: the program it starts, with the words after `--`. */
 function startStopDaemon(command: Command, scan: Scan): void {
   const args = command.args;
@@ -49,7 +60,7 @@ function startStopDaemon(command: Command, scan: Scan): void {
   if (program !== undefined) scan.runArgv([program, ...(dashes === -1 ? [] : args.slice(dashes + 1))]);
 }
 
-const LAUNCHCTL: readonly Rule[] = [{ sub: 'unload|bootout|remove|disable|kill|stop', reason: REASONS.stopService }, { sub: 'load|bootstrap|submit|enable', reason: REASONS.persistence }];
+const LAUNCHCTL: readonly Rule[] = [{ sub: 'reboot', unless: /^(logout|apps)$/, reason: REASONS.shutdown }, { sub: 'unload|bootout|remove|disable|kill|stop', reason: REASONS.stopService }, { sub: 'load|bootstrap|submit|enable', reason: REASONS.persistence }];
 
 export const SERVICE_SPECS: readonly CommandSpec[] = [
   { names: ['shutdown', 'reboot', 'halt', 'poweroff', 'telinit', 'shutdown.exe'], check: (c, s) => (c.options.some((o) => o === '-c' || o === '--help') ? undefined : shutdown(c, s)) },
@@ -57,6 +68,11 @@ export const SERVICE_SPECS: readonly CommandSpec[] = [
   { names: ['systemctl'], values: ['-H', '--host', '-M', '--machine', '-t', '--type', '--state', '-p', '--property', '-n', '--lines', '-o', '--output', '-s', '--signal', '--root'], check: systemctl },
   { names: ['loginctl'], rules: [{ sub: 'poweroff|reboot|halt', reason: REASONS.shutdown }, { sub: 'terminate-session|terminate-user|kill-session|kill-user', reason: REASONS.killProcesses }] },
   { names: ['service', 'rc-service'], check: service },
+  { names: ['dbus-send', 'gdbus', 'busctl'], check: dbusPower },
+  { names: ['gnome-session-quit', 'xfce4-session-logout', 'lxqt-leave', 'mate-session-save'], check: sessionPower },
+  // `rtcwake -m off -s 60` powers the machine off (and wakes it later); `pmset schedule shutdown …` is a scheduled one.
+  { names: ['rtcwake'], values: ['-m', '--mode', '-s', '--seconds', '-t', '--time', '-d', '--device', '--date'], check: (c, s) => (valuesOf(c, '-m', '--mode').includes('off') || c.options.some((o) => o === '-moff') ? shutdown(c, s) : undefined) },
+  { names: ['pmset'], rules: [{ sub: 'schedule|repeat', operand: /^(shutdown|restart)$/, reason: REASONS.shutdown }] },
   { names: ['start-stop-daemon'], values: ['-x', '--exec', '-a', '--startas', '-p', '--pidfile', '-n', '--name', '-u', '--user', '-c', '--chuid', '-s', '--signal', '-d', '--chdir', '-r', '--chroot', '-N', '--nicelevel', '-R', '--retry', '-g', '--group'], check: startStopDaemon },
   { names: ['launchctl'], rules: LAUNCHCTL },
   // OpenBSD: `rcctl stop|disable unit`, `rcctl set unit status off`.
