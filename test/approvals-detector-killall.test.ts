@@ -197,6 +197,15 @@ describe('the words a line builds', () => {
     ]);
   });
 
+  it('GNU parallel with no command runs each line of a known input as a command', () => {
+    expectVerdicts([
+      ["printf '%s\\n' reboot | parallel", 'hardline'],
+      ["printf 'pkill -f vite\\n' | parallel", 'dangerous'],
+      ["printf 'a\\nb\\n' | parallel echo", 'safe'],
+      ['parallel --version', 'safe'],
+    ]);
+  });
+
   it("a terminal's single command word with blanks is shell code", () => {
     expectVerdicts([
       ["xterm -e 'pkill -f vite'", 'dangerous'],
@@ -246,6 +255,26 @@ describe('obfuscation', () => {
       ['`which reboot`', 'hardline'],
       ['"$(type -P shutdown)" -h now', 'hardline'],
       ['"$(which python3)" -m pytest', 'safe'],
+    ]);
+  });
+
+  it("decodes bash's `\\u`/`\\U` escapes and printf's `%c`", () => {
+    expectVerdicts([
+      ["printf '\\u0072\\u006d -rf /' | sh", 'hardline'],
+      ["echo -e '\\u0072\\u006d -rf /' | sh", 'hardline'],
+      ["printf '%c%c -rf /' r m | sh", 'hardline'],
+      ["printf '\\u00e9t\\u00e9\\n'", 'safe'],
+      ["printf '%c\\n' x", 'safe'],
+    ]);
+  });
+
+  it('reads back a file the line wrote, or a `<(…)`, given to cat/base64/xxd as an operand', () => {
+    expectVerdicts([
+      ["echo 'cm0gLXJmIH4=' > /tmp/p; base64 -d /tmp/p | sh", 'hardline'],
+      ['base64 -d <(echo cm0gLXJmIH4=) | sh', 'hardline'],
+      ['echo reboot > /tmp/c; $(cat /tmp/c)', 'hardline'],
+      ["echo 'cm0gLXJmIH4=' > /tmp/p; base64 -d /tmp/p", 'safe'],
+      ["echo 'date' > /tmp/c; cat /tmp/c | sh", 'safe'],
     ]);
   });
 

@@ -267,23 +267,25 @@ function expandRanges(set: string): string[] | null {
   return out;
 }
 
-/** `printf` with `%s`, `%b` and `%%` only; a format with anything else is not evaluated. */
+/** `printf` with `%s`, `%b`, `%c` and `%%` only; a format with anything else is not evaluated. */
 function printf(format: string, args: string[]): PureOutput | null {
-  if (/%[^sb%]/.test(format.replace(/%%/g, ''))) return null;
-  const slots = (format.replace(/%%/g, '').match(/%[sb]/g) ?? []).length;
+  if (/%[^sbc%]/.test(format.replace(/%%/g, ''))) return null;
+  const slots = (format.replace(/%%/g, '').match(/%[sbc]/g) ?? []).length;
   let text = '';
   let next = 0;
   do {
     // `%b` expands backslash escapes in its argument (`printf '%b' '\x72\x6d'`).
-    text += unescape(format).replace(/%([sb%])/g, (_, kind: string) => (kind === '%' ? '%' : kind === 'b' ? unescape(args[next++] ?? '') : (args[next++] ?? '')));
+    text += unescape(format).replace(/%([sbc%])/g, (_, kind: string) => (kind === '%' ? '%' : kind === 'b' ? unescape(args[next++] ?? '') : kind === 'c' ? [...(args[next++] ?? '')].slice(0, 1).join('') : (args[next++] ?? '')));
   } while (slots > 0 && next < args.length);
   return { text, decoded: false };
 }
 
 function unescape(text: string): string {
   const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\' };
-  return text.replace(/\\(x[0-9a-fA-F]{1,2}|0?[0-7]{1,3}|.)/g, (whole, esc: string) => {
+  return text.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|0?[0-7]{1,3}|.)/g, (whole, esc: string) => {
     if (esc.startsWith('x')) return String.fromCharCode(Number.parseInt(esc.slice(1), 16));
+    // `printf '\u0072\u006d'`, `echo -e '\U0001F600'`: bash's Unicode escapes.
+    if (/^[uU][0-9a-fA-F]/.test(esc)) return String.fromCodePoint(Math.min(Number.parseInt(esc.slice(1), 16), 0x10ffff));
     if (/^[0-7]/.test(esc)) return String.fromCharCode(Number.parseInt(esc, 8));
     return simple[esc] ?? whole;
   });

@@ -39,7 +39,7 @@ interface Segment {
 }
 
 const SPLIT = '\uE014';
-const PROC_PID_GLOB = /^\/proc\/((\[0-9\]|\[1-9\]\[0-9\])[*+]?\*?|\*)\/?$/;
+const PROC_PID_GLOB = /^\/proc\/(\[0-9\]|\[1-9\]\[0-9\])[*+]?\*?\/?$/;
 /** Separates the elements of an array variable in `scan.vars` (`cmd=(rm -rf /)`). */
 export const ARRAY_SEPARATOR = '\uE015';
 const IFS_DEFAULT = ' \t\n';
@@ -59,7 +59,7 @@ export function expandWord(node: ShellNode, ctx: WordContext): Expanded {
     for (const field of word.split(SPLIT)) if (field !== '') fields.push(restoreProtected(field));
   }
   if (fields.length === 0 && state.quoted) fields.push('');
-  // `for p in /proc/[0-9]*` (or `/proc/*`): one directory per process, so every process.
+  // `for p in /proc/[0-9]*`: one directory per process, so every process.
   for (const [i, field] of fields.entries()) if (PROC_PID_GLOB.test(field)) fields[i] = ALL_PROCESSES;
   return { fields, decoded: state.decoded, downloaded: state.downloaded };
 }

@@ -4,7 +4,7 @@ import { commandsMatchingGlob } from './specs/index.js';
 import { commandName, type Invocation, type Stdin } from './invocation.js';
 import { pureOutput, type PureOutput } from './pure-eval.js';
 import { REASONS } from './reasons.js';
-import { flag, UNKNOWN, type Scan } from './scan.js';
+import { ALL_PROCESSES, flag, UNKNOWN, type Scan } from './scan.js';
 import { withShellTree, type ShellNode } from './shell-parser.js';
 import { ARRAY_SEPARATOR, expandToString, expandWord, type Substitution, type WordContext } from './shell-words.js';
 import { runBuiltin } from './shell-builtins.js';
@@ -175,7 +175,9 @@ function walkFor(node: ShellNode, scan: Scan): Flow {
   const variable = node.childForFieldName('variable')?.text;
   const values = node.childrenForFieldName('value').filter((v): v is ShellNode => v !== null);
   const body = node.childForFieldName('body');
-  const words = values.length === 0 ? (scan.positional ?? [UNKNOWN]) : values.flatMap((v) => expandWord(v, wordContext(scan)).fields);
+  const expanded = values.length === 0 ? (scan.positional ?? [UNKNOWN]) : values.flatMap((v) => expandWord(v, wordContext(scan)).fields);
+  // `for p in /proc/*`: every process's directory among the other entries; the body is read both ways.
+  const words = expanded.flatMap((w) => (/^\/proc\/\*\/?$/.test(w) ? [w, ALL_PROCESSES] : [w]));
   if (body === null) return NO_FLOW;
   for (const value of words.slice(0, MAX_LOOP_VALUES)) {
     if (variable !== undefined) scan.vars.set(variable, value);
@@ -377,7 +379,8 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   const body = scan.functions.get(called);
   if (body !== undefined) callFunction(called, body, argv.slice(1), scan);
   else if (!runBuiltin(argv, input, scan)) classifyInvocation(invocation, scan);
-  const computed = pureOutput(argv, input?.kind === 'text' ? input.text : input?.kind === 'pipe' ? input.text : null, scan.paths.cwd);
+  const fromFile = writtenFileInput(argv, scan);
+  const computed = pureOutput(fromFile?.argv ?? argv, fromFile?.text ?? (input?.kind === 'text' ? input.text : input?.kind === 'pipe' ? input.text : null), scan.paths.cwd);
   // `cat > x.sh <<EOF …`, `printf '…' > b.sh`: remembered, in case the line runs the file next.
   if (computed !== null) for (const file of redirected.files) scan.files.set(commandName(file), computed.text);
   // `… | tee >(sh)`: tee copies its input into each `>(…)` it is given.
@@ -390,6 +393,20 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   // Filters pass on what they read: `curl … | tee a.sh | sh` still runs the download.
   const piped = input?.kind === 'pipe' && !redirected.toFile ? input : null;
   return { output, downloaded: isDownloader(argv) || piped?.downloaded === true, decoded: invocation.decoded || piped?.decoded === true, names: [called] };
+}
+
+/** Readers whose file operand, when the line wrote that file (or it is a `<(…)`), is computed like their stdin. */
+const FILE_READERS: ReadonlySet<string> = new Set(['cat', 'base64', 'base32', 'basenc', 'xxd', 'rev', 'tac']);
+
+/** `base64 -d /tmp/p` after `echo … > /tmp/p`, `$(cat /tmp/c)`: the argv without the file, and the file's text. */
+function writtenFileInput(argv: readonly string[], scan: Scan): { argv: string[]; text: string } | null {
+  if (!FILE_READERS.has(commandName(argv[0] ?? ''))) return null;
+  const operands = argv.slice(1).filter((a) => !a.startsWith('-'));
+  const file = operands.at(-1);
+  if (operands.length !== 1 || file === undefined) return null;
+  const text = scan.files.get(commandName(file));
+  if (text === undefined) return null;
+  return { argv: argv.filter((a, i) => i === 0 || a !== file), text };
 }
 
 /** Functions being called per scan: a recursive call's body is being walked already. */

@@ -415,7 +415,11 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
       // `xargs -0`, `xargs -d '\n'`: the input split on its delimiter, not on blanks (`… | xargs -0 sh -c` runs it whole).
       const words = name === 'xargs' ? delimitedWords(argv.slice(subAt + 1, at), stdinText) ?? stdinWords : stdinWords;
       inner = separator === -1 ? withArguments(inner, words) : withArguments(template, inner.slice(separator + 1).filter((w) => w !== ':::'));
-      if (spec.viaShell === true && template.length === 0 && separator !== -1) {
+      if (spec.viaShell === true && template.length === 0 && separator === -1 && stdinText !== null) {
+        // `printf 'cmd\n' | parallel`: with no command and no `:::`, each input line is a command line.
+        here.code.push(...stdinText.split('\n').filter((l) => l.trim() !== ''));
+        inner = [];
+      } else if (spec.viaShell === true && template.length === 0 && separator !== -1) {
         // `parallel ::: 'rm -rf ~' reboot`: with no command, every argument is a command line.
         here.code.push(...inner.slice(1));
         inner = [];
