@@ -15,6 +15,7 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { findInvisibleCharacters } from '../src/core/safety/injection/invisible-unicode.js';
 import { scoreSegment, segments } from '../src/core/safety/injection/linear-model.js';
 import { defaultWeightsPath, encodeWeights } from '../src/core/safety/injection/model-weights.js';
+import { isPhraseFinding, NEVER_OVERRULED, ruleFindings } from '../src/core/safety/injection/scan.js';
 import { buildTextView } from '../src/core/safety/injection/text-view.js';
 import { DEFAULT_TRAIN_OPTIONS, outOfFoldScores, thresholdForFalsePositiveRate, trainLinearModel, type TrainingExample } from '../src/core/safety/injection/train.js';
 import { entryText, loadSplit, oldCorpusEntries, REPO_ROOT, splitFiles } from '../test/fixtures/injection-corpus/load.js';
@@ -24,6 +25,12 @@ const MAX_BENIGN_CHARS = 2_500_000;
 const FOLDS = 4;
 const FLAG_FP = 0.01;
 const GREY_FP = 0.05;
+/** The share of the corpus's attacks the model's "clearly benign" may cost the rules (`clearAt`, below). */
+const CLEAR_COST = 0.01;
+/** A rule the model may overrule: below `clearAt` its findings were clean at least this many times per attack… */
+const OVERRULE_ODDS = 3;
+/** …and at least this many times (fewer is too little evidence to stop trusting a rule). */
+const OVERRULE_MIN_CLEAN = 3;
 
 const outArg = process.argv.indexOf('--out');
 const out = outArg >= 0 ? (process.argv[outArg + 1] as string) : defaultWeightsPath(REPO_ROOT);
@@ -143,7 +150,7 @@ const options = DEFAULT_TRAIN_OPTIONS;
 // one step). The rest of the document is left out: it may hold part of the order.
 if (longAttacks.length > 0) {
   const first = trainLinearModel(examples, options);
-  const picker = { buckets: options.buckets, bias: first.bias, weights: first.weights, flagAt: 1, greyAt: 1 };
+  const picker = { buckets: options.buckets, bias: first.bias, weights: first.weights, flagAt: 1, greyAt: 1, clearAt: 0, overrulable: new Set<string>() };
   for (const attack of longAttacks) {
     const scored = attack.segments.map((seg) => ({ seg, score: scoreSegment(picker, seg) }));
     const best = scored.reduce<(typeof scored)[number] | undefined>((a, b) => (a === undefined || b.score > a.score ? b : a), undefined);
@@ -166,15 +173,59 @@ oof.forEach((score, i) => {
 const threshold = (rate: number) => Math.max(thresholdForFalsePositiveRate([...benignMax.corpus.values()], rate), thresholdForFalsePositiveRate([...benignMax.disk.values()], rate));
 const flagAt = Math.max(0.5, threshold(FLAG_FP));
 const greyAt = Math.min(flagAt, Math.max(0.3, threshold(GREY_FP)));
+// `clearAt` and the rules it may overrule (scan.ts), chosen on the same out-of-fold scores. For a candidate
+// score c, a rule may be overruled when, among corpus entries the rules flag with phrase findings only and the
+// model scores below c, those holding that rule were clean at least OVERRULE_ODDS times per attack (and at
+// least OVERRULE_MIN_CLEAN times); an entry is cleared when every finding is such a rule's. `clearAt` is the
+// c (on a 0.005 grid, below greyAt) that clears the most clean entries while its cleared attacks are at most
+// CLEAR_COST of the corpus's.
+const entryScore = new Map<string, number>();
+oof.forEach((score, i) => {
+  const group = groups[i] as string;
+  if (corpusGroups.has(group)) entryScore.set(group, Math.max(entryScore.get(group) ?? 0, score));
+});
+const phraseOnly: Array<{ attack: boolean; score: number; rules: string[] }> = [];
+let corpusAttacks = 0;
+let corpusClean = 0;
+for (const entry of [...dev, ...oldCorpusEntries()]) {
+  const score = entryScore.get(entry.id);
+  if (score === undefined) continue;
+  if (entry.label === 'attack') corpusAttacks++;
+  else corpusClean++;
+  const text = entryText(entry).text;
+  const found = ruleFindings(text);
+  if (found.length > 0 && found.every(isPhraseFinding)) phraseOnly.push({ attack: entry.label === 'attack', score, rules: [...new Set(found.map((f) => f.rule))] });
+}
+function clearing(at: number): { rules: Set<string>; attacks: number; clean: number } {
+  const below = phraseOnly.filter((e) => e.score < at);
+  const tally = new Map<string, { attacks: number; clean: number }>();
+  for (const e of below) for (const rule of e.rules) {
+    const t = tally.get(rule) ?? { attacks: 0, clean: 0 };
+    if (e.attack) t.attacks++;
+    else t.clean++;
+    tally.set(rule, t);
+  }
+  const rules = new Set([...tally].filter(([rule, t]) => !NEVER_OVERRULED.has(rule) && t.clean >= OVERRULE_MIN_CLEAN && t.clean >= OVERRULE_ODDS * t.attacks).map(([rule]) => rule));
+  const cleared = below.filter((e) => e.rules.every((r) => rules.has(r)));
+  return { rules, attacks: cleared.filter((e) => e.attack).length, clean: cleared.filter((e) => !e.attack).length };
+}
+let clearAt = 0;
+let clear = clearing(0);
+for (let at = 0.005; at < greyAt; at += 0.005) {
+  const candidate = clearing(at);
+  if (candidate.attacks <= CLEAR_COST * corpusAttacks && candidate.clean > clear.clean) [clearAt, clear] = [Number(at.toFixed(3)), candidate];
+}
+const overrulable = [...clear.rules].sort();
+if (process.env.CLEAR_CURVE) for (let at = 0.01; at < greyAt; at += 0.01) { const c = clearing(at); console.log(at.toFixed(2), c.clean, c.attacks, [...c.rules].join(",")); }
 const attackOof = oof.filter((_, i) => examples[i]?.label === 1);
 const recall = attackOof.filter((s) => s >= flagAt).length / Math.max(1, attackOof.length);
 
 const model = trainLinearModel(examples, options);
-const bytes = encodeWeights({ buckets: options.buckets, bias: model.bias, flagAt, greyAt, trainedOn: counts }, model.weights);
+const bytes = encodeWeights({ buckets: options.buckets, bias: model.bias, flagAt, greyAt, clearAt, overrulable, trainedOn: counts }, model.weights);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, bytes);
 console.log(
   `train-injection-model: ${examples.length} examples (${Object.entries(counts)
     .map(([k, v]) => `${v} ${k}`)
-    .join(', ')}); corpus clean entries weigh ${hardWeight.toFixed(1)}; ${excluded.size} test-split files left out; flagAt ${flagAt.toFixed(3)} greyAt ${greyAt.toFixed(3)}; out-of-fold attack recall at flagAt ${(recall * 100).toFixed(1)} %; wrote ${(bytes.length / 1024).toFixed(0)} KB to ${relative(REPO_ROOT, out)}`,
+    .join(', ')}); corpus clean entries weigh ${hardWeight.toFixed(1)}; ${excluded.size} test-split files left out; flagAt ${flagAt.toFixed(3)} greyAt ${greyAt.toFixed(3)} clearAt ${clearAt.toFixed(3)} over ${overrulable.length} rules (out of fold it clears ${clear.clean} of ${corpusClean} clean entries the rules flag, at the cost of ${clear.attacks} of ${corpusAttacks} attacks: ${overrulable.join(', ')}); out-of-fold attack recall at flagAt ${(recall * 100).toFixed(1)} %; wrote ${(bytes.length / 1024).toFixed(0)} KB to ${relative(REPO_ROOT, out)}`,
 );

@@ -28,6 +28,8 @@ export interface ScanReport {
   level: ScanVerdict;
   findings: Array<{ kind: string; rule: string; severity: string; message: string; index?: number; excerpt?: string; lang?: string; decoded?: string; hiddenIn?: string }>;
   model: ModelOpinion;
+  /** Rule findings the learned model overruled (it scored the text clearly benign): listed, not counted. */
+  overruled?: ScanReport['findings'];
 }
 
 export async function scanCommand(argv: string[], io: CliIO): Promise<number> {
@@ -55,7 +57,8 @@ export async function scanCommand(argv: string[], io: CliIO): Promise<number> {
 export function scanText(text: string): ScanReport {
   const result = scanForInjection(text, { source: 'scan' });
   const model: ModelOpinion = result.model ?? { state: 'unavailable', reason: 'the scanner did not report the learned model' };
-  return { verdict: result.findings.length === 0 ? 'clean' : 'suspicious', level: result.verdict, findings: result.findings.map(toReported), model };
+  const overruled = result.overruled === undefined ? {} : { overruled: result.overruled.map(toReported) };
+  return { verdict: result.findings.length === 0 ? 'clean' : 'suspicious', level: result.verdict, findings: result.findings.map(toReported), model, ...overruled };
 }
 
 function toReported(finding: InjectionFinding): ScanReport['findings'][number] {
@@ -107,7 +110,10 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 
 function readable(name: string, report: ScanReport): string {
   const degraded = report.model.state === 'unavailable' ? `  note: rules only, ${report.model.reason}\n` : '';
-  if (report.verdict === 'clean') return `clean: ${name}\n${degraded}`;
+  if (report.verdict === 'clean') {
+    const overruled = report.overruled === undefined ? '' : `  note: the learned model overruled ${report.overruled.map((f) => f.rule).join(', ')} (it scores the text clearly benign)\n`;
+    return `clean: ${name}\n${overruled}${degraded}`;
+  }
   const lines = report.findings.map((f) => {
     const where = f.index === undefined ? '' : ` at ${f.index}`;
     return `  ${f.severity.padEnd(6)} ${f.kind} (${f.rule})${where}: ${f.message}\n         “${f.excerpt ?? ''}”`;

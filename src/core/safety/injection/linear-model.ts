@@ -17,6 +17,10 @@ export interface LinearWeights {
   flagAt: number;
   /** Between this and `flagAt` the model is unsure: the grey zone, which a configured judge is asked about. */
   greyAt: number;
+  /** Below this score the model is sure enough of "benign" to overrule phrase rules (scan.ts). */
+  clearAt: number;
+  /** The rules a score below `clearAt` may overrule (scan.ts); empty: none. */
+  overrulable: ReadonlySet<string>;
 }
 
 const FNV_OFFSET = 0x811c9dc5;

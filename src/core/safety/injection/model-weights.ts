@@ -23,6 +23,10 @@ const Header = z.object({
   scale: z.number().positive(),
   flagAt: z.number().min(0).max(1),
   greyAt: z.number().min(0).max(1),
+  /** Below this score the model overrules phrase rules (scan.ts); 0 in files from before it existed: never. */
+  clearAt: z.number().min(0).max(1).default(0),
+  /** The rules whose findings a score below `clearAt` overrules (chosen in training); none in older files. */
+  overrulable: z.array(z.string()).default([]),
   trainedOn: z.record(z.string(), z.number()),
 });
 export type WeightsHeader = z.infer<typeof Header>;
@@ -61,7 +65,7 @@ export function decodeWeights(bytes: Buffer, path: string): LinearWeights & { he
   if (body.length !== header.buckets) throw new Error(`${path} is truncated: ${body.length} of ${header.buckets} weights`);
   const weights = new Float32Array(header.buckets);
   for (let i = 0; i < header.buckets; i++) weights[i] = (body.readInt8(i) as number) * header.scale;
-  return { buckets: header.buckets, bias: header.bias, weights, flagAt: header.flagAt, greyAt: header.greyAt, header };
+  return { buckets: header.buckets, bias: header.bias, weights, flagAt: header.flagAt, greyAt: header.greyAt, clearAt: header.clearAt, overrulable: new Set(header.overrulable), header };
 }
 
 export type ModelStatus = { state: 'loaded'; path: string; model: LinearWeights & { header: WeightsHeader } } | { state: 'unavailable'; reason: string };

@@ -55,7 +55,7 @@ export interface InjectionFinding {
 }
 
 /** What the learned model said, or why it could not: a scan never silently runs without it. */
-export type ModelOpinion = { state: 'scored'; score: number; flagAt: number; greyAt: number } | { state: 'unavailable'; reason: string };
+export type ModelOpinion = { state: 'scored'; score: number; flagAt: number; greyAt: number; clearAt: number } | { state: 'unavailable'; reason: string };
 
 export interface InjectionScanResult {
   verdict: ScanVerdict;
@@ -65,6 +65,11 @@ export interface InjectionScanResult {
   model?: ModelOpinion;
   /** Not blocked, and not clearly clean: suspicious, or scored by the model between `greyAt` and `flagAt`. A judge may be asked. */
   greyZone?: boolean;
+  /**
+   * Phrase-rule findings the learned model overruled: it scored the text below its `clearAt`, so the
+   * verdict is clean (and in the grey zone). Shown so a reader can see what matched and why it did not count.
+   */
+  overruled?: InjectionFinding[];
 }
 
 export interface ScanOptions {
@@ -131,8 +136,16 @@ function ruleHits(text: string, ignored: ReadonlySet<string>): Hit[] {
   return hits;
 }
 
-export function scanForInjection(text: string, options: ScanOptions): InjectionScanResult {
-  const ignored = new Set(options.ignoreRules ?? []);
+/**
+ * What the rules alone find (no learned model): invisible characters, rule and directive hits on the
+ * de-obfuscated view, and on whatever decode.ts finds encoded. The training script uses it to choose
+ * `clearAt` (see `scanForInjection`).
+ */
+export function ruleFindings(text: string, ignoreRules: readonly string[] = []): InjectionFinding[] {
+  return findByRules(text, new Set(ignoreRules)).findings;
+}
+
+function findByRules(text: string, ignored: ReadonlySet<string>): { findings: InjectionFinding[]; view: ReturnType<typeof buildTextView> } {
   const findings: InjectionFinding[] = [];
 
   const invisible = findInvisibleCharacters(text);
@@ -174,7 +187,21 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
     }
   }
 
+  return { findings, view };
+}
+
+export function scanForInjection(text: string, options: ScanOptions): InjectionScanResult {
+  const ignored = new Set(options.ignoreRules ?? []);
+  const { findings, view } = findByRules(text, ignored);
   const model = modelOpinion(view.text);
+  if (model.opinion.state === 'scored' && !ignored.has(MODEL_RULE) && model.opinion.score < model.opinion.clearAt && modelMayOverrule(findings, model.overrulable)) {
+    // The rules matched words an order would use; the model, trained on thousands of texts that use those
+    // words benignly, is confident this one does not give an order, and for these rules its confident "no"
+    // has been right far more often than the rule (out of fold; the training script picks them). So it
+    // overrules them: the verdict is clean, in the grey zone (a configured judge is asked), and the
+    // overruled findings stay in the result.
+    return { verdict: 'clean', findings: [], overruled: findings, source: options.source, model: model.opinion, greyZone: true };
+  }
   const ruleVerdict: ScanVerdict = findings.some((f) => f.severity === 'high') ? 'blocked' : findings.length > 0 ? 'suspicious' : 'clean';
   let greyZone = ruleVerdict === 'suspicious';
   if (model.opinion.state === 'scored' && ruleVerdict !== 'blocked') {
@@ -198,11 +225,37 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
   return { verdict, findings, source: options.source, model: model.opinion, greyZone: verdict !== 'blocked' && greyZone };
 }
 
-function modelOpinion(text: string): { opinion: ModelOpinion; start: number; length: number } {
+const NONE_OVERRULABLE: ReadonlySet<string> = new Set();
+
+function modelOpinion(text: string): { opinion: ModelOpinion; start: number; length: number; overrulable: ReadonlySet<string> } {
   const status = loadInjectionModel();
-  if (status.state === 'unavailable') return { opinion: { state: 'unavailable', reason: status.reason }, start: 0, length: 0 };
+  if (status.state === 'unavailable') return { opinion: { state: 'unavailable', reason: status.reason }, start: 0, length: 0, overrulable: NONE_OVERRULABLE };
   const best = scoreText(status.model, text);
-  return { opinion: { state: 'scored', score: best.score, flagAt: status.model.flagAt, greyAt: status.model.greyAt }, start: best.start, length: best.length };
+  const { flagAt, greyAt, clearAt, overrulable } = status.model;
+  return { opinion: { state: 'scored', score: best.score, flagAt, greyAt, clearAt }, start: best.start, length: best.length, overrulable };
+}
+
+/**
+ * Whether the model may overrule these findings: each is words matched as written, by a rule in
+ * `overrulable` (the weights file's list). Never what is structural or was hidden (invisible characters,
+ * hidden markup, chat-template tokens, anything found only after decoding): the model scores the visible
+ * text and cannot vouch for those.
+ */
+export function modelMayOverrule(findings: readonly InjectionFinding[], overrulable: ReadonlySet<string>): boolean {
+  return findings.length > 0 && findings.every((f) => isPhraseFinding(f) && overrulable.has(f.rule) && !NEVER_OVERRULED.has(f.rule));
+}
+
+/**
+ * The directive detector is never overruled, whatever the weights file says: it is the part written to
+ * catch the paraphrases of "ignore your instructions" as such, and on short ones the model has too few
+ * words to be sure of anything ("Ignore the directions above" scores 0.04).
+ */
+export const NEVER_OVERRULED: ReadonlySet<string> = new Set([OVERRIDE_RULE]);
+
+/** Whether a finding is words matched as written (what `overrulable` may list). */
+
+export function isPhraseFinding(finding: InjectionFinding): boolean {
+  return finding.decoded === undefined && finding.hiddenIn === undefined && finding.category !== 'invisible_unicode' && finding.category !== 'hidden_markup' && finding.category !== 'template_token';
 }
 
 function withRegion(finding: InjectionFinding, region: HiddenRegion | undefined): InjectionFinding {
