@@ -8,7 +8,8 @@
  * - benign documents on disk: READMEs and docs in node_modules and the project's own docs/.
  * The frozen test split is read only for the list of files it uses, and every one of them is left out.
  * Thresholds come from out-of-fold scores (folds by writing batch, see `foldGroups`): `flagAt` lets through at most 1 % of benign documents,
- * `greyAt` 5 %. Deterministic: same inputs, same bytes.
+ * `greyAt` 5 %, and `clearAt` with the rules a score below it overrules (see below). Deterministic: same
+ * inputs, same bytes.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -216,7 +217,6 @@ for (let at = 0.005; at < greyAt; at += 0.005) {
   if (candidate.attacks <= CLEAR_COST * corpusAttacks && candidate.clean > clear.clean) [clearAt, clear] = [Number(at.toFixed(3)), candidate];
 }
 const overrulable = [...clear.rules].sort();
-if (process.env.CLEAR_CURVE) for (let at = 0.01; at < greyAt; at += 0.01) { const c = clearing(at); console.log(at.toFixed(2), c.clean, c.attacks, [...c.rules].join(",")); }
 const attackOof = oof.filter((_, i) => examples[i]?.label === 1);
 const recall = attackOof.filter((s) => s >= flagAt).length / Math.max(1, attackOof.length);
 
