@@ -62,6 +62,8 @@ describe('kill: signal and pid spellings', () => {
       ['kill -$((3*3)) 1', 'hardline'],
       ['n=4; kill -9 $((n-5))', 'hardline'],
       ['kill -9 $(( 010 - 9 ))', 'hardline'],
+      ['kill -9 $(( ~0 ))', 'hardline'],
+      ['kill -9 $(( !1 ))', 'dangerous'],
       ['kill -$((10+5)) 1', 'dangerous'],
       ['kill $((RANDOM))', 'dangerous'],
       ['echo $((6*7))', 'safe'],
@@ -79,18 +81,22 @@ describe('wrappers and control structures', () => {
     ]);
   });
 
-  it('`trap -- handler SIGNAL` runs the handler; `trap - EXIT` and `trap -p` do not', () => {
+  it('`trap -- handler SIGNAL` runs the handler, also a function defined after the trap; `trap - EXIT` and `trap -p` do not', () => {
     expectVerdicts([
       ["trap -- 'rm -rf /' ERR", 'hardline'],
+      ['trap cleanup EXIT; cleanup() { rm -rf ~; }', 'hardline'],
+      ['trap cleanup EXIT; cleanup() { rm -rf build/tmp; }', 'safe'],
       ['trap - EXIT', 'safe'],
       ['trap -p', 'safe'],
     ]);
   });
 
-  it('a bare `/` in a test no longer swallows the rest of the line', () => {
+  it('a bare `/` or `~` in a test no longer swallows the rest of the line', () => {
     expectVerdicts([
       ['[[ -d / ]] && rm -rf /', 'hardline'],
       ['[ -d / ] && rm -rf /', 'hardline'],
+      ['[ -e ~ ] && rm -rf ~ || true', 'hardline'],
+      ['[ -e ~/.nvmrc ] && nvm use || true', 'safe'],
       ['[[ -w / ]] || echo read-only', 'safe'],
     ]);
   });
@@ -203,6 +209,17 @@ describe('the words a line builds', () => {
       ["printf 'pkill -f vite\\n' | parallel", 'dangerous'],
       ["printf 'a\\nb\\n' | parallel echo", 'safe'],
       ['parallel --version', 'safe'],
+    ]);
+  });
+
+  it("xargs's own replace string (`-I%`), readlink -f, and an alias's value as the command it names", () => {
+    expectVerdicts([
+      ["xargs -r -d '\\n' -I% sh -c '%' <<< 'reboot'", 'hardline'],
+      ['readlink -f / | xargs rm -rf', 'hardline'],
+      ['shopt -s expand_aliases; alias x="rm -rf ~"\nx', 'hardline'],
+      ["printf '%s\\n' src/a.ts | xargs -I% cp % build/", 'safe'],
+      ['readlink -f ~/.config/hearth', 'safe'],
+      ["alias ll='ls -la'; ll", 'safe'],
     ]);
   });
 

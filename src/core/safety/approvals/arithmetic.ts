@@ -1,6 +1,6 @@
 /**
  * `$(( … ))` with integer literals and known variables, as bash evaluates it: `kill -9 $((2-3))` signals pid -1.
- * Only `+ - * / % **`, unary signs and parentheses are read; anything else (assignments, comparisons, bit
+ * Only `+ - * / % **`, unary `- + ~ !` and parentheses are read; anything else (assignments, comparisons, bit
  * operators, unknown names) gives null, and the caller treats the value as unknown.
  */
 export function evaluateArithmetic(expression: string, lookup: (name: string) => string | undefined): string | null {
@@ -15,9 +15,10 @@ export function evaluateArithmetic(expression: string, lookup: (name: string) =>
       const value = sum();
       return tokens[at++] === ')' ? value : null;
     }
-    if (token === '-' || token === '+') {
+    if (token === '-' || token === '+' || token === '~' || token === '!') {
       const value = power();
-      return value === null ? null : token === '-' ? -value : value;
+      if (value === null) return null;
+      return token === '-' ? -value : token === '~' ? -value - 1n : token === '!' ? (value === 0n ? 1n : 0n) : value;
     }
     return /^\d+$/.test(token) ? BigInt(token) : null;
   };
@@ -56,7 +57,7 @@ export function evaluateArithmetic(expression: string, lookup: (name: string) =>
 function tokenize(expression: string, lookup: (name: string) => string | undefined, depth: number): string[] | null {
   if (depth > 4) return null;
   const tokens: string[] = [];
-  const re = /\s*(?:(0[xX][0-9a-fA-F]+|\d+)|\$?\{?([A-Za-z_]\w*)\}?|(\*\*|[-+*/%()]))/y;
+  const re = /\s*(?:(0[xX][0-9a-fA-F]+|\d+)|\$?\{?([A-Za-z_]\w*)\}?|(\*\*|[-+*/%()~]|!(?!=)))/y;
   let at = 0;
   const text = expression.trim();
   while (at < text.length) {

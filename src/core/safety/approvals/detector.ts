@@ -73,6 +73,7 @@ function newScan(context: DetectorContext): Scan {
     mentionsSecret: false,
     files: new Map(),
     running: new Set(),
+    traps: [],
     runShell: (text) => {
       // `bash -c "$BASH_EXECUTION_STRING" &`, a script running `$0 & $0`: code that starts itself again.
       if (scan.running.has(text)) {

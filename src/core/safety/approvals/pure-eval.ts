@@ -164,6 +164,13 @@ const STAGES: Readonly<Record<string, Stage>> = {
     if (typeof cwd !== 'string' || operands.length === 0 || flagsOf(args).length > 0 || operands.some((o) => o.startsWith('~') || /[*?[]/.test(o))) return null;
     return { text: `${operands.map((o) => absolutePath(o, cwd)).join('\n')}\n`, decoded: false };
   },
+  // `readlink -f /`, `readlink -e ~`: the canonical path of a known path (no link on the way is known, so none is followed).
+  readlink: (args, _stdin, cwd) => {
+    const operands = operandsOf(args);
+    const flags = flagsOf(args);
+    if (typeof cwd !== 'string' || operands.length === 0 || flags.length !== 1 || !/^(-[fem]|--canonicalize(-existing|-missing)?)$/.test(flags[0] as string) || operands.some((o) => o.startsWith('~') || /[*?[]/.test(o))) return null;
+    return { text: `${operands.map((o) => absolutePath(o, cwd)).join('\n')}\n`, decoded: false };
+  },
   pwd: (_args, _stdin, cwd) => (typeof cwd === 'string' ? { text: `${cwd}\n`, decoded: false } : null),
   // `ls -d /` names what it is given (no glob, no listing of contents).
   ls: (args) => {

@@ -44,6 +44,8 @@ export interface Scan {
   files: Map<string, string>;
   /** Code being run right now (shell text, file contents): meeting it again means it replicates itself. */
   running: Set<string>;
+  /** Trap handlers registered on the line, read again at its end (a handler may call a function defined later). */
+  traps: string[];
   /** Parses `text` as shell and classifies it into this scan, one level deeper. */
   runShell(text: string): void;
   /** Classifies one command given as argv (`find -exec rm {} +`), wrappers and all. */

@@ -61,8 +61,17 @@ export function runBuiltin(argv: string[], input: Stdin | null, scan: Scan): boo
   // `trap -- 'cmd' ERR` ends trap's options first.
   const handler = name === 'trap' ? (args[0] === '--' ? args[1] : args[0]) : undefined;
   if (handler !== undefined && (args[0] === '--' || !handler.startsWith('-'))) {
-    // The handler runs later, at the signal or at exit: it is classified now.
+    // The handler runs later, at the signal or at exit: it is classified now, and again at the end of the line.
     scan.runShell(handler);
+    scan.traps.push(handler);
+    return true;
+  }
+  // `alias x='rm -rf ~'`: the value is what the name runs from then on (like EDITOR's value).
+  if (name === 'alias') {
+    for (const definition of args) {
+      const eq = definition.indexOf('=');
+      if (eq > 0 && !definition.startsWith('-')) scan.runShell(definition.slice(eq + 1));
+    }
     return true;
   }
   return false;

@@ -43,8 +43,9 @@ export function walkShell(text: string, scan: Scan): void {
   // `kill$IFS-9$IFS-1`: tree-sitter misreads `$IFS` followed by a dash; `${IFS}` is the same expansion.
   if (text.includes('$IFS')) text = text.replace(/\$IFS(?!\w)/g, '${IFS}');
   withShellTree(text, (root) => {
-    // `[[ -d / ]] && rm -rf /`: tree-sitter reads a bare `/` in a test as division and swallows the rest of the line.
-    const bareSlash = root.hasError ? text.replace(TEST_BARE_SLASH, '$1"/"') : text;
+    // `[[ -d / ]] && rm -rf /`, `[ -e ~ ]`: tree-sitter misreads a bare `/` or `~` in a test and swallows the rest of the
+    // line; quoted, the test reads the same for the walker, which does not evaluate it.
+    const bareSlash = root.hasError ? text.replace(TEST_BARE_SLASH, '$1"$2"') : text;
     if (bareSlash !== text) {
       scan.depth += 1;
       walkShell(bareSlash, scan);
@@ -65,12 +66,14 @@ export function walkShell(text: string, scan: Scan): void {
     if (root.hasError && fishFunctionForksItself(text)) flag(scan, REASONS.forkBomb);
     if (root.hasError && !errorsConfinedToData(root)) flag(scan, REASONS.unreadable);
     walk(root, scan, null);
+    // `trap cleanup EXIT; cleanup() { … }`: handlers run at exit, when every function of the line is defined.
+    if (scan.depth === 0) for (const handler of scan.traps.splice(0)) scan.runShell(handler);
   });
   // Function bodies point into the tree just freed.
   scan.functions = functions;
 }
 
-const TEST_BARE_SLASH = /(\[\[?[ \t][^\n\]]*?[ \t])\/(?=[ \t]+\]\]?)/g;
+const TEST_BARE_SLASH = /(\[\[?[ \t][^\n\]]*?[ \t])([/~])(?=[ \t]+\]\]?)/g;
 
 /** Removes `\<newline>` outside single quotes (and `$'…'`), as bash's reader does before anything else. */
 function joinContinuations(text: string): string {

@@ -292,6 +292,17 @@ export function unwrap(argv: readonly string[], stdinWords: string[] | null, std
   return results;
 }
 
+/** xargs's replace string: `-I%` or `-I %`, `--replace=X`; `{}` by default and for `-i`/`--replace`. */
+function replaceString(options: readonly string[]): string {
+  for (let k = options.length - 1; k >= 0; k -= 1) {
+    const o = options[k] as string;
+    if (o === '-I') return options[k + 1] || '{}';
+    if (o.startsWith('-I') && o.length > 2) return o.slice(2);
+    if (o.startsWith('--replace=') && o.length > '--replace='.length) return o.slice('--replace='.length);
+  }
+  return '{}';
+}
+
 /** xargs's own options say how its input splits: `-0`/`--null` on NUL, `-d X` on X; null when on blanks (or unknown). */
 function delimitedWords(options: readonly string[], stdinText: string | null): string[] | null {
   if (stdinText === null) return null;
@@ -414,7 +425,8 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
       const template = separator === -1 ? inner : inner.slice(0, separator);
       // `xargs -0`, `xargs -d '\n'`: the input split on its delimiter, not on blanks (`… | xargs -0 sh -c` runs it whole).
       const words = name === 'xargs' ? delimitedWords(argv.slice(subAt + 1, at), stdinText) ?? stdinWords : stdinWords;
-      inner = separator === -1 ? withArguments(inner, words) : withArguments(template, inner.slice(separator + 1).filter((w) => w !== ':::'));
+      const placeholder = name === 'xargs' ? replaceString(argv.slice(subAt + 1, at)) : '{}';
+      inner = separator === -1 ? withArguments(inner, words, placeholder) : withArguments(template, inner.slice(separator + 1).filter((w) => w !== ':::'));
       if (spec.viaShell === true && template.length === 0 && separator === -1 && stdinText !== null) {
         // `printf 'cmd\n' | parallel`: with no command and no `:::`, each input line is a command line.
         here.code.push(...stdinText.split('\n').filter((l) => l.trim() !== ''));
@@ -471,10 +483,10 @@ function valueConsumed(option: string, values: ReadonlySet<string>): number | nu
 }
 
 /** `… | xargs rm -rf`: the piped words become arguments; unknown input stays unknown, never empty. */
-function withArguments(template: string[], stdinWords: string[] | null): string[] {
+function withArguments(template: string[], stdinWords: string[] | null, placeholder = '{}'): string[] {
   const words = stdinWords ?? [UNKNOWN];
   const base = template.length === 0 ? ['echo'] : template;
-  if (base.some((w) => w.includes('{}'))) return base.map((w) => w.replaceAll('{}', words[0] ?? UNKNOWN));
+  if (base.some((w) => w.includes(placeholder))) return base.map((w) => w.replaceAll(placeholder, words[0] ?? UNKNOWN));
   return [...base, ...words];
 }
 
