@@ -7,7 +7,7 @@
  * - the dev split (test/fixtures/injection-corpus/dev-split.jsonl) and the old corpus (attacks/clean.jsonl);
  * - benign documents on disk: READMEs and docs in node_modules and the project's own docs/.
  * The frozen test split is read only for the list of files it uses, and every one of them is left out.
- * Thresholds come from out-of-fold scores (folds by writing batch, see `foldGroups`): `flagAt` lets through at most 1 % of benign documents,
+ * Thresholds come from out-of-fold scores (folds by writing batch, see `foldGroups`): `flagAt` lets through at most 2 % of benign documents,
  * `greyAt` 5 %, and `clearAt` with the rules a score below it overrules (see below). Deterministic: same
  * inputs, same bytes.
  */
@@ -16,7 +16,7 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { findInvisibleCharacters } from '../src/core/safety/injection/invisible-unicode.js';
 import { scoreSegment, segments } from '../src/core/safety/injection/linear-model.js';
 import { defaultWeightsPath, encodeWeights } from '../src/core/safety/injection/model-weights.js';
-import { isPhraseFinding, NEVER_OVERRULED, ruleFindings } from '../src/core/safety/injection/scan.js';
+import { isVisibleFinding, NEVER_OVERRULED, ruleFindings } from '../src/core/safety/injection/scan.js';
 import { buildTextView } from '../src/core/safety/injection/text-view.js';
 import { DEFAULT_TRAIN_OPTIONS, outOfFoldScores, thresholdForFalsePositiveRate, trainLinearModel, type TrainingExample } from '../src/core/safety/injection/train.js';
 import { entryText, loadSplit, oldCorpusEntries, REPO_ROOT, splitFiles } from '../test/fixtures/injection-corpus/load.js';
@@ -24,7 +24,11 @@ import { entryText, loadSplit, oldCorpusEntries, REPO_ROOT, splitFiles } from '.
 const MAX_DOC_CHARS = 40_000;
 const MAX_BENIGN_CHARS = 2_500_000;
 const FOLDS = 4;
-const FLAG_FP = 0.01;
+/**
+ * 2 %, not 1 %: on seven writers the model had not seen (dev5, 2026-12-02) recall went 64.7 % → 71.6 % for
+ * 6.1 % → 7.0 % of clean texts flagged; a lone model finding is only "suspicious" (a warning), not a refusal.
+ */
+const FLAG_FP = 0.02;
 const GREY_FP = 0.05;
 /** The share of the corpus's attacks the model's "clearly benign" may cost the rules (`clearAt`, below). */
 const CLEAR_COST = 0.01;
@@ -175,7 +179,7 @@ const threshold = (rate: number) => Math.max(thresholdForFalsePositiveRate([...b
 const flagAt = Math.max(0.5, threshold(FLAG_FP));
 const greyAt = Math.min(flagAt, Math.max(0.3, threshold(GREY_FP)));
 // `clearAt` and the rules it may overrule (scan.ts), chosen on the same out-of-fold scores. For a candidate
-// score c, a rule may be overruled when, among corpus entries the rules flag with phrase findings only and the
+// score c, a rule may be overruled when, among corpus entries the rules flag with visible findings only and the
 // model scores below c, those holding that rule were clean at least OVERRULE_ODDS times per attack (and at
 // least OVERRULE_MIN_CLEAN times); an entry is cleared when every finding is such a rule's. `clearAt` is the
 // c (on a 0.005 grid, below greyAt) that clears the most clean entries while its cleared attacks are at most
@@ -195,7 +199,7 @@ for (const entry of [...dev, ...oldCorpusEntries()]) {
   else corpusClean++;
   const text = entryText(entry).text;
   const found = ruleFindings(text);
-  if (found.length > 0 && found.every(isPhraseFinding)) phraseOnly.push({ attack: entry.label === 'attack', score, rules: [...new Set(found.map((f) => f.rule))] });
+  if (found.length > 0 && found.every(isVisibleFinding)) phraseOnly.push({ attack: entry.label === 'attack', score, rules: [...new Set(found.map((f) => f.rule))] });
 }
 function clearing(at: number): { rules: Set<string>; attacks: number; clean: number } {
   const below = phraseOnly.filter((e) => e.score < at);

@@ -11,7 +11,22 @@
  * get this exemption (see PHRASING_CATEGORIES); chat-template tokens only a narrower one (`isDocumentedToken`).
  */
 
-const OPENING: Readonly<Record<string, string>> = { '"': '"', "'": "'", '`': '`', '“': '”', '‘': '’', '«': '»', '「': '」', '『': '』', '„': '“' };
+/**
+ * Opening quotation marks and the marks that may close each, as languages and keyboards write them: German
+ * „…“ (and „…" typed), Polish and Hungarian „…”, French «…», Danish »…«, CJK 「…」 and 『…』.
+ */
+const OPENING: Readonly<Record<string, string>> = { '"': '"', "'": "'", '`': '`', '“': '”"', '‘': '’', '«': '»', '»': '«', '‹': '›', '「': '」', '『': '』', '„': '“”"' };
+
+/** Where the first of `closers` occurs in text at or after `from`; -1 if none does. */
+function indexOfAny(text: string, closers: string, from: number): number {
+  let best = -1;
+  for (const c of closers) {
+    const at = text.indexOf(c, from);
+    if (at >= 0 && (best < 0 || at < best)) best = at;
+  }
+  return best;
+}
+const holdsAny = (text: string, closers: string): boolean => [...closers].some((c) => text.includes(c));
 const QUOTE_REACH = 60;
 const CLOSE_REACH = 160;
 const CUE_REACH = 240;
@@ -106,24 +121,37 @@ function quotedInProse(text: string, start: number, end: number): boolean {
   for (let i = start - 1; i >= Math.max(lineStart, start - QUOTE_REACH); i--) {
     const closing = OPENING[text[i] ?? ''];
     // An apostrophe inside a word ("the agent's") opens nothing.
-    if (closing !== undefined && !(closing === text[i] && /[\p{L}\p{N}]/u.test(text[i - 1] ?? '')) && !text.slice(i + 1, start).includes(closing)) {
+    if (closing !== undefined && !(closing === text[i] && /[\p{L}\p{N}]/u.test(text[i - 1] ?? '')) && !holdsAny(text.slice(i + 1, start), closing)) {
       open = i;
       break;
     }
   }
   if (open < 0) return false;
   const closingChar = OPENING[text[open] as string] as string;
-  let close = text.indexOf(closingChar, end);
-  // Nor does one closing a contraction ("don't"): the quotation closes where a word ends.
-  while (close >= 0 && /[\p{L}\p{N}]/u.test(text[close + 1] ?? '') && text.indexOf('\n', end) > close) close = text.indexOf(closingChar, close + 1);
-  if (close < 0 || /[\p{L}\p{N}]/u.test(text[close + 1] ?? '')) return false;
+  let close = indexOfAny(text, closingChar, end);
+  // Nor does an apostrophe closing a contraction ("don't"): the quotation closes where a word ends.
+  const contraction = (at: number) => APOSTROPHES.includes(text[at] as string) && /[\p{L}\p{N}]/u.test(text[at + 1] ?? '');
+  while (close >= 0 && contraction(close) && text.indexOf('\n', end) > close) close = indexOfAny(text, closingChar, close + 1);
+  if (close < 0 || contraction(close)) return false;
   const lineEndAt = text.indexOf('\n', close);
   const before = text.slice(lineStart, open);
   const after = text.slice(close + 1, lineEndAt < 0 ? text.length : lineEndAt);
   if (HANDS_OVER.test(before)) return false;
-  const words = (s: string) => s.match(PROSE_WORDS)?.length ?? 0;
-  return words(before) + words(after) >= 4;
+  return proseWords(before) + proseWords(after) >= 4;
 }
+
+const APOSTROPHES = "'’";
+
+/** Words of prose; a run of CJK characters (written without spaces) counts one word per two characters. */
+function proseWords(text: string): number {
+  let count = 0;
+  for (const word of text.match(PROSE_WORDS) ?? []) {
+    const cjk = word.match(CJK)?.length ?? 0;
+    count += cjk === 0 ? 1 : Math.max(1, Math.round(cjk / 2));
+  }
+  return count;
+}
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 
 function introducedAsExample(text: string, start: number): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
@@ -146,10 +174,10 @@ function isQuoted(text: string, start: number, end: number): boolean {
   for (let i = start - 1; i >= from; i--) {
     const closing = OPENING[text[i] ?? ''];
     if (closing === undefined) continue;
-    if (text.slice(i + 1, start).includes(closing)) continue;
+    if (holdsAny(text.slice(i + 1, start), closing)) continue;
     const after = text.slice(end, end + CLOSE_REACH);
     const lineEnd = after.indexOf('\n');
-    const close = after.indexOf(closing);
+    const close = indexOfAny(after, closing, 0);
     return close >= 0 && (lineEnd < 0 || close < lineEnd);
   }
   return false;

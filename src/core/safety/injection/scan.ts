@@ -236,13 +236,12 @@ function modelOpinion(text: string): { opinion: ModelOpinion; start: number; len
 }
 
 /**
- * Whether the model may overrule these findings: each is words matched as written, by a rule in
- * `overrulable` (the weights file's list). Never what is structural or was hidden (invisible characters,
- * hidden markup, chat-template tokens, anything found only after decoding): the model scores the visible
- * text and cannot vouch for those.
+ * Whether the model may overrule these findings: each is visible text matched as written, by a rule in
+ * `overrulable` (the weights file's list). Never what was hidden (invisible characters, hidden markup,
+ * anything found only after decoding): the model scores the visible text and cannot vouch for those.
  */
 export function modelMayOverrule(findings: readonly InjectionFinding[], overrulable: ReadonlySet<string>): boolean {
-  return findings.length > 0 && findings.every((f) => isPhraseFinding(f) && overrulable.has(f.rule) && !NEVER_OVERRULED.has(f.rule));
+  return findings.length > 0 && findings.every((f) => isVisibleFinding(f) && overrulable.has(f.rule) && !NEVER_OVERRULED.has(f.rule));
 }
 
 /**
@@ -252,10 +251,9 @@ export function modelMayOverrule(findings: readonly InjectionFinding[], overrula
  */
 export const NEVER_OVERRULED: ReadonlySet<string> = new Set([OVERRIDE_RULE]);
 
-/** Whether a finding is words matched as written (what `overrulable` may list). */
-
-export function isPhraseFinding(finding: InjectionFinding): boolean {
-  return finding.decoded === undefined && finding.hiddenIn === undefined && finding.category !== 'invisible_unicode' && finding.category !== 'hidden_markup' && finding.category !== 'template_token';
+/** Whether a finding is visible text matched as written (what `overrulable` may list). */
+export function isVisibleFinding(finding: InjectionFinding): boolean {
+  return finding.decoded === undefined && finding.hiddenIn === undefined && finding.category !== 'invisible_unicode' && finding.category !== 'hidden_markup';
 }
 
 function withRegion(finding: InjectionFinding, region: HiddenRegion | undefined): InjectionFinding {
