@@ -28,6 +28,7 @@ const FNV_PRIME = 0x01000193;
 const WORD_SALT = 0x9e3779b9;
 const BIGRAM_SALT = 0x85ebca6b;
 const CHAR_SALT = 0xc2b2ae35;
+const CJK_SALT = 0x27d4eb2f;
 const CHAR_N = 4;
 
 /** Segments the model scores one at a time, so one hidden order in a long document is not averaged away. */
@@ -35,6 +36,15 @@ const SEGMENT_CHARS = 300;
 
 function isWordCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 39 || (c >= 0xc0 && c !== 0x3000 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xff00 && c <= 0xff0f));
+}
+
+/**
+ * Han, kana and Hangul: scripts written without spaces between words (Korean puts particles on its words).
+ * A "word" there is a whole clause that rarely repeats, and a 4-gram spans two words; so these characters
+ * also give character bigrams, about one word of Chinese or Japanese each.
+ */
+function isCjkCode(c: number): boolean {
+  return (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x3040 && c <= 0x30ff) || (c >= 0xac00 && c <= 0xd7af);
 }
 
 /** Reused across calls: scoring a document allocates nothing per segment. Grown as needed. */
@@ -48,8 +58,8 @@ let scratch = new Int32Array(4096);
  */
 export function extractFeatures(text: string, buckets: number): { buckets: Int32Array; count: number } {
   const lower = text.toLowerCase();
-  // At most three features per character (a word, a bigram, a 4-gram) plus the closing word.
-  if (scratch.length < 3 * lower.length + 3) scratch = new Int32Array(3 * lower.length + 3);
+  // At most four features per character (a word, a bigram, a 4-gram, a CJK bigram) plus the closing word.
+  if (scratch.length < 4 * lower.length + 3) scratch = new Int32Array(4 * lower.length + 3);
   const out = scratch;
   const mask = buckets - 1;
   let count = 0;
@@ -63,8 +73,13 @@ export function extractFeatures(text: string, buckets: number): { buckets: Int32
   let c3 = 32;
   let filled = 0;
   let lastSpace = true;
+  let prevCjk = 0;
   for (let i = 0; i <= lower.length; i++) {
     const c = i < lower.length ? lower.charCodeAt(i) : 32;
+    if (c >= 0x3040 && isCjkCode(c)) {
+      if (prevCjk !== 0) out[count++] = (Math.imul(Math.imul(CJK_SALT ^ prevCjk, FNV_PRIME) ^ c, FNV_PRIME) >>> 0) & mask;
+      prevCjk = c;
+    } else prevCjk = 0;
     if (isWordCode(c)) {
       word = Math.imul(word ^ c, FNV_PRIME);
       inWord = true;
