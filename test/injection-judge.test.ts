@@ -14,6 +14,10 @@ import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js'
 import { basicFields, skillMd, tempDir, writeSkill } from './fixtures/skills/write-skill.js';
 import { createTempStore } from './fixtures/temp-store.js';
 import type { Script, ScriptedServer } from './fixtures/scripted-turns.js';
+import { withoutModelOverrule } from './fixtures/injection-weights.js';
+
+// Rule findings are what these tests are about; which ones the model may overrule moves with training.
+withoutModelOverrule();
 
 /** `security.injection_judge` against a real HTTP server speaking the OpenAI protocol: when it is asked, what it sees, what its answer may change. */
 const servers: ScriptedServer[] = [];

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { findInvisibleCharacters } from '../src/core/safety/injection/invisible-unicode.js';
 import { describeScan, MODEL_RULE, scanForInjection } from '../src/core/safety/injection/scan.js';
+import { withoutModelOverrule } from './fixtures/injection-weights.js';
+
+// Rule findings are what these tests are about; which ones the model may overrule moves with training.
+withoutModelOverrule();
 
 const scan = (text: string) => scanForInjection(text, { source: 'memory' });
 const rules = (text: string) => scan(text).findings.map((f) => f.rule);

@@ -5,6 +5,10 @@ import { HearthError } from '../src/core/errors.js';
 import { installSkill } from '../src/core/skills/install.js';
 import { freshHomeEnv, runHearth } from './fixtures/cli.js';
 import { basicFields, skillMd, tempDir, writeSkill } from './fixtures/skills/write-skill.js';
+import { withoutModelOverrule } from './fixtures/injection-weights.js';
+
+// Rule findings are what these tests are about; which ones the model may overrule moves with training.
+withoutModelOverrule();
 
 /** Installing a skill from outside puts its files where the model reads them as instructions: each is scanned first. */
 function refusal(run: () => unknown): HearthError {

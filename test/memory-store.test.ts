@@ -7,6 +7,10 @@ import { exportMemory, importMemory } from '../src/core/memory/memory-import.js'
 import { renderMemorySnapshot } from '../src/core/memory/snapshot.js';
 import { MemoryStore } from '../src/core/memory/store.js';
 import { createTempStore, type TempStore } from './fixtures/temp-store.js';
+import { withoutModelOverrule } from './fixtures/injection-weights.js';
+
+// Rule findings are what these tests are about; which ones the model may overrule moves with training.
+withoutModelOverrule();
 
 let temp: TempStore;
 let memory: MemoryStore;

@@ -13,6 +13,11 @@ export interface LinearWeights {
   buckets: number;
   bias: number;
   weights: Float32Array;
+  /**
+   * The same weights as stored (int8 times `scale`), when loaded from a weights file: scoring sums these, a
+   * quarter of the memory of `weights`, so the table stays in cache (2^18 slots: 256 KB rather than 1 MB).
+   */
+  quantized?: { values: Int8Array; scale: number };
   /** Model alone flags the text (suspicious) at or above this score. */
   flagAt: number;
   /** Between this and `flagAt` the model is unsure: the grey zone, which a configured judge is asked about. */
@@ -113,10 +118,16 @@ export function extractFeatures(text: string, buckets: number): { buckets: Int32
 /** The model's probability that `segment` is an injection. */
 export function scoreSegment(model: LinearWeights, segment: string): number {
   const { buckets, count: n } = extractFeatures(segment, model.buckets);
-  const weights = model.weights;
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += weights[buckets[i] as number] as number;
   if (n === 0) return sigmoid(model.bias);
+  let sum = 0;
+  if (model.quantized !== undefined) {
+    const values = model.quantized.values;
+    for (let i = 0; i < n; i++) sum += values[buckets[i] as number] as number;
+    sum *= model.quantized.scale;
+  } else {
+    const weights = model.weights;
+    for (let i = 0; i < n; i++) sum += weights[buckets[i] as number] as number;
+  }
   return sigmoid(model.bias + sum / Math.sqrt(n));
 }
 

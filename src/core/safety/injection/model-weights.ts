@@ -6,7 +6,7 @@ import type { LinearWeights } from './linear-model.js';
 /**
  * The learned model's weights file: a build output (scripts/train-injection-model.ts writes it during
  * `npm run build` and the test setup), never committed. One JSON header line, then the weights as int8
- * quantized by `scale`: 2^17 slots are 128 KB.
+ * quantized by `scale`: 2^18 slots are 256 KB.
  *
  * A missing or unreadable file is not silent: the scanner runs on its rules alone and every result says
  * so (`model.state: "unavailable"`), `describeScan` and `hearth scan` print it, and `hearth doctor` fails
@@ -63,9 +63,13 @@ export function decodeWeights(bytes: Buffer, path: string): LinearWeights & { he
   const header = parsed.data;
   const body = bytes.subarray(newline + 1);
   if (body.length !== header.buckets) throw new Error(`${path} is truncated: ${body.length} of ${header.buckets} weights`);
+  const values = new Int8Array(header.buckets);
   const weights = new Float32Array(header.buckets);
-  for (let i = 0; i < header.buckets; i++) weights[i] = (body.readInt8(i) as number) * header.scale;
-  return { buckets: header.buckets, bias: header.bias, weights, flagAt: header.flagAt, greyAt: header.greyAt, clearAt: header.clearAt, overrulable: new Set(header.overrulable), header };
+  for (let i = 0; i < header.buckets; i++) {
+    values[i] = body.readInt8(i);
+    weights[i] = (values[i] as number) * header.scale;
+  }
+  return { buckets: header.buckets, bias: header.bias, weights, quantized: { values, scale: header.scale }, flagAt: header.flagAt, greyAt: header.greyAt, clearAt: header.clearAt, overrulable: new Set(header.overrulable), header };
 }
 
 export type ModelStatus = { state: 'loaded'; path: string; model: LinearWeights & { header: WeightsHeader } } | { state: 'unavailable'; reason: string };
