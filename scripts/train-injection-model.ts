@@ -189,7 +189,7 @@ oof.forEach((score, i) => {
   const group = groups[i] as string;
   if (corpusGroups.has(group)) entryScore.set(group, Math.max(entryScore.get(group) ?? 0, score));
 });
-const phraseOnly: Array<{ attack: boolean; score: number; rules: string[] }> = [];
+const visibleOnly: Array<{ attack: boolean; score: number; rules: string[] }> = [];
 let corpusAttacks = 0;
 let corpusClean = 0;
 for (const entry of [...dev, ...oldCorpusEntries()]) {
@@ -199,10 +199,10 @@ for (const entry of [...dev, ...oldCorpusEntries()]) {
   else corpusClean++;
   const text = entryText(entry).text;
   const found = ruleFindings(text);
-  if (found.length > 0 && found.every(isVisibleFinding)) phraseOnly.push({ attack: entry.label === 'attack', score, rules: [...new Set(found.map((f) => f.rule))] });
+  if (found.length > 0 && found.every(isVisibleFinding)) visibleOnly.push({ attack: entry.label === 'attack', score, rules: [...new Set(found.map((f) => f.rule))] });
 }
 function clearing(at: number): { rules: Set<string>; attacks: number; clean: number } {
-  const below = phraseOnly.filter((e) => e.score < at);
+  const below = visibleOnly.filter((e) => e.score < at);
   const tally = new Map<string, { attacks: number; clean: number }>();
   for (const e of below) for (const rule of e.rules) {
     const t = tally.get(rule) ?? { attacks: 0, clean: 0 };

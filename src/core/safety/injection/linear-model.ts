@@ -22,7 +22,7 @@ export interface LinearWeights {
   flagAt: number;
   /** Between this and `flagAt` the model is unsure: the grey zone, which a configured judge is asked about. */
   greyAt: number;
-  /** Below this score the model is sure enough of "benign" to overrule phrase rules (scan.ts). */
+  /** Below this score the model is sure enough of "benign" to overrule the findings of the rules in `overrulable` (scan.ts). */
   clearAt: number;
   /** The rules a score below `clearAt` may overrule (scan.ts); empty: none. */
   overrulable: ReadonlySet<string>;

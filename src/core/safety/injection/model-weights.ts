@@ -23,7 +23,7 @@ const Header = z.object({
   scale: z.number().positive(),
   flagAt: z.number().min(0).max(1),
   greyAt: z.number().min(0).max(1),
-  /** Below this score the model overrules phrase rules (scan.ts); 0 in files from before it existed: never. */
+  /** Below this score the model overrules the rules in `overrulable` (scan.ts); 0 in files from before it existed: never. */
   clearAt: z.number().min(0).max(1).default(0),
   /** The rules whose findings a score below `clearAt` overrules (chosen in training); none in older files. */
   overrulable: z.array(z.string()).default([]),

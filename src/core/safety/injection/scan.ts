@@ -66,7 +66,7 @@ export interface InjectionScanResult {
   /** Not blocked, and not clearly clean: suspicious, or scored by the model between `greyAt` and `flagAt`. A judge may be asked. */
   greyZone?: boolean;
   /**
-   * Phrase-rule findings the learned model overruled: it scored the text below its `clearAt`, so the
+   * Findings the learned model overruled: it scored the text below its `clearAt`, so the
    * verdict is clean (and in the grey zone). Shown so a reader can see what matched and why it did not count.
    */
   overruled?: InjectionFinding[];
