@@ -243,7 +243,7 @@ function precededByPipe(parent: ShellNode, child: ShellNode): boolean {
 function withRedirects(body: ShellNode, scan: Scan, stdin: Stdin | null, redirects: ShellNode[]): Flow {
   const redirected = readRedirects(redirects, scan);
   const flow = walk(body, scan, redirected.stdin ?? stdin);
-  feedReaders(redirected.readers, flow, scan);
+  feedReaders(redirected.readers, pipeFrom(flow), scan);
   // `echo … | base64 -d > x.sh`: tree-sitter hangs the redirect on the whole pipeline; its output is the file's text.
   if (flow.output !== null) for (const file of redirected.files) scan.files.set(commandName(file), flow.output.text);
   return redirected.readers.length > 0 || redirected.toFile ? { ...flow, output: null } : flow;
@@ -292,12 +292,12 @@ function readRedirects(redirects: readonly ShellNode[], scan: Scan): Redirected 
       let flow = NO_FLOW;
       for (const statement of children(destination)) flow = walk(statement, scan, null);
       scan.paths.cwd = cwd;
-      stdin = { kind: 'pipe', text: flow.output?.text ?? null, downloaded: flow.downloaded, decoded: flow.decoded || flow.output?.decoded === true, upstream: flow.names };
+      stdin = pipeFrom(flow);
       continue;
     }
     if (operator.includes('>') && destination.type === 'process_substitution' && destination.text.startsWith('>(')) {
       // `echo 'rm -rf ~' > >(bash)`: the inner commands read this command's output, walked once it is known.
-      if (/^[2-9]/.test(operator)) feedReaders([destination], NO_FLOW, scan);
+      if (/^[2-9]/.test(operator)) feedReaders([destination], pipeFrom(NO_FLOW), scan);
       else {
         readers.push(destination);
         toFile = true;
@@ -319,11 +319,15 @@ function readRedirects(redirects: readonly ShellNode[], scan: Scan): Redirected 
   return { stdin, toFile, files, readers };
 }
 
-/** Walks each `>(…)` reader with `output` (the writer's stdout, when known) as its stdin. */
-function feedReaders(readers: readonly ShellNode[], output: Flow, scan: Scan): void {
+/** A stage's flow as the next stage's stdin: its output when known, and whether it was downloaded or decoded. */
+function pipeFrom(flow: Flow): Stdin {
+  return { kind: 'pipe', text: flow.output?.text ?? null, downloaded: flow.downloaded, decoded: flow.decoded || flow.output?.decoded === true, upstream: flow.names };
+}
+
+/** Walks each `>(…)` reader with `input` (what the writer sends it) as its stdin. */
+function feedReaders(readers: readonly ShellNode[], input: Stdin, scan: Scan): void {
   for (const reader of readers) {
     const cwd = scan.paths.cwd;
-    const input: Stdin = { kind: 'pipe', text: output.output?.text ?? null, downloaded: output.downloaded, decoded: output.decoded || output.output?.decoded === true, upstream: output.names };
     for (const statement of children(reader)) walk(statement, scan, input);
     scan.paths.cwd = cwd;
   }
@@ -389,9 +393,9 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   // `… | tee >(sh)`: tee copies its input into each `>(…)` it is given.
   if (called === 'tee' && input !== null) {
     const copies = argumentNodes.filter((a) => a.type === 'process_substitution' && a.text.startsWith('>('));
-    if (copies.length > 0) feedReaders(copies, { output: input.text === null ? null : { text: input.text, decoded: input.kind === 'pipe' && input.decoded }, downloaded: input.kind === 'pipe' && input.downloaded, decoded: input.kind === 'pipe' && input.decoded, names: input.kind === 'pipe' ? input.upstream : [] }, scan);
+    if (copies.length > 0) feedReaders(copies, input.kind === 'pipe' ? input : { kind: 'pipe', text: input.text, downloaded: false, decoded: false, upstream: [] }, scan);
   }
-  if (redirected.readers.length > 0) feedReaders(redirected.readers, { output: computed, downloaded: isDownloader(argv), decoded: invocation.decoded || input?.kind === 'pipe' && input.decoded, names: [called] }, scan);
+  if (redirected.readers.length > 0) feedReaders(redirected.readers, pipeFrom({ output: computed, downloaded: isDownloader(argv), decoded: invocation.decoded || (input?.kind === 'pipe' && input.decoded), names: [called] }), scan);
   const output = redirected.toFile ? null : computed;
   // Filters pass on what they read: `curl … | tee a.sh | sh` still runs the download.
   const piped = input?.kind === 'pipe' && !redirected.toFile ? input : null;
