@@ -9,15 +9,16 @@
  * vector is the count of each slot scaled by 1/√n, so a long segment is not more "suspicious" for being long.
  */
 
-export interface LinearWeights {
+/**
+ * The weights either as trained (float, in the training script and tests) or as stored (int8 times `scale`,
+ * loaded from a weights file). A loaded model keeps only the int8 table: a quarter of the memory, so it
+ * stays in cache (2^18 slots: 256 KB rather than 1 MB), and scoring sums it directly.
+ */
+export type WeightTable = { weights: Float32Array; quantized?: undefined } | { weights?: undefined; quantized: { values: Int8Array; scale: number } };
+
+export type LinearWeights = WeightTable & {
   buckets: number;
   bias: number;
-  weights: Float32Array;
-  /**
-   * The same weights as stored (int8 times `scale`), when loaded from a weights file: scoring sums these, a
-   * quarter of the memory of `weights`, so the table stays in cache (2^18 slots: 256 KB rather than 1 MB).
-   */
-  quantized?: { values: Int8Array; scale: number };
   /** Model alone flags the text (suspicious) at or above this score. */
   flagAt: number;
   /** Between this and `flagAt` the model is unsure: the grey zone, which a configured judge is asked about. */
@@ -26,7 +27,7 @@ export interface LinearWeights {
   clearAt: number;
   /** The rules a score below `clearAt` may overrule (scan.ts); empty: none. */
   overrulable: ReadonlySet<string>;
-}
+};
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;

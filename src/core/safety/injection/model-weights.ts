@@ -63,13 +63,9 @@ export function decodeWeights(bytes: Buffer, path: string): LinearWeights & { he
   const header = parsed.data;
   const body = bytes.subarray(newline + 1);
   if (body.length !== header.buckets) throw new Error(`${path} is truncated: ${body.length} of ${header.buckets} weights`);
-  const values = new Int8Array(header.buckets);
-  const weights = new Float32Array(header.buckets);
-  for (let i = 0; i < header.buckets; i++) {
-    values[i] = body.readInt8(i);
-    weights[i] = (values[i] as number) * header.scale;
-  }
-  return { buckets: header.buckets, bias: header.bias, weights, quantized: { values, scale: header.scale }, flagAt: header.flagAt, greyAt: header.greyAt, clearAt: header.clearAt, overrulable: new Set(header.overrulable), header };
+  // A copy, not a view: the file's buffer may be pooled or unaligned, and the table must outlive it.
+  const values = new Int8Array(body.buffer.slice(body.byteOffset, body.byteOffset + header.buckets));
+  return { buckets: header.buckets, bias: header.bias, quantized: { values, scale: header.scale }, flagAt: header.flagAt, greyAt: header.greyAt, clearAt: header.clearAt, overrulable: new Set(header.overrulable), header };
 }
 
 export type ModelStatus = { state: 'loaded'; path: string; model: LinearWeights & { header: WeightsHeader } } | { state: 'unavailable'; reason: string };
