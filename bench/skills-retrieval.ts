@@ -7,8 +7,12 @@
  * - other seeds (other libraries and request wordings drawn from the same material): mean and min top-5;
  * - held-out requests never used for tuning: those whose skill the main seed's library holds, and all of
  *   them against the full 284-skill library.
+ * - learned trigger phrasings (src/core/skills/skill-triggers.ts), written for every skill by a scripted model
+ *   (bench/skill-corpus-triggers.ts) through the real prompt and parser: top-1/top-5 without and with them on
+ *   the tuning seeds 101…120 (where TRIGGER_WEIGHT was chosen), the main seed, and the frozen held-out set
+ *   (test/fixtures/skill-trigger-held-out/, never used for a choice), with the ratio.
  * Target: top-5 ≥ 95 %. Run: node --import tsx bench/skills-retrieval.ts [--seed N] [--seeds N] [--misses] [--held-out-misses]
- *   [--embedding-model <file.gguf>]
+ *   [--trigger-misses] [--sweep-trigger-weight] [--embedding-model <file.gguf>]
  * With --embedding-model, the same requests are then ranked the way Hearth ranks them when
  * `search.embedding_model` is set (semantic-rank.ts: the shipped ranker fused with that model's cosine
  * similarities), next to the lexical numbers and the model's own cosine ranking. Only a real embedding
@@ -20,14 +24,17 @@
  * people who had read those templates, so the main and per-seed numbers flatter the ranker somewhat. The
  * held-out requests are the fairer check. Ranker weights were chosen on seeds 101…120, never on these.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createLocalEmbedder } from '../src/core/llm/providers/local-embedder.js';
-import { SkillIndex, type RankFeatures } from '../src/core/skills/relevance.js';
+import { SkillIndex, TRIGGER_WEIGHT, type RankFeatures } from '../src/core/skills/relevance.js';
+import { MemorySkillTriggers, SkillTriggerLearner } from '../src/core/skills/skill-triggers.js';
 import { rankSkillsFused, SemanticSkillRanker, semanticHits } from '../src/core/skills/semantic-rank.js';
 import { MemorySkillVectors } from '../src/core/skills/skill-vectors.js';
 import type { Skill } from '../src/core/skills/types.js';
 import { fullLibrary, generateSkillCorpus, toSkills, type CorpusRequest } from './skill-corpus.js';
+import { scriptedTriggerModel } from './skill-corpus-triggers.js';
 
 interface RetrievalResult {
   n: number;
@@ -42,15 +49,15 @@ const SHIPPED: RankFeatures = { synonyms: true, body: true, prefixes: true };
 const PLAIN: RankFeatures = { synonyms: false, body: false, prefixes: false };
 const MAIN_SEED = 20_250_601;
 
-function measure(skills: readonly Skill[], requests: readonly CorpusRequest[], features: RankFeatures): RetrievalResult {
+function measure(skills: readonly Skill[], requests: readonly CorpusRequest[], features: RankFeatures, triggerWeight = TRIGGER_WEIGHT): RetrievalResult {
   const index = new SkillIndex(skills);
   // One untimed pass first: the timings should show a warm ranker, not the JIT compiling it.
-  for (const request of requests) index.rank(request.text, { limit: 5, features });
+  for (const request of requests) index.rank(request.text, { limit: 5, features, triggerWeight });
   const times: number[] = [];
   const rankings: string[][] = [];
   for (const request of requests) {
     const start = performance.now();
-    const ranked = index.rank(request.text, { limit: 5, features });
+    const ranked = index.rank(request.text, { limit: 5, features, triggerWeight });
     times.push(performance.now() - start);
     rankings.push(ranked.map((r) => r.skill.name));
   }
@@ -137,6 +144,102 @@ export function runSkillsRetrievalBench(seed = MAIN_SEED, seedCount = 10, showMi
   };
 }
 
+/** Where the tuning seeds start: the trigger weight (and the ranker's other weights) were chosen on 101…120. */
+const TUNING_SEEDS = Array.from({ length: 20 }, (_, i) => 101 + i);
+const FROZEN_HELD_OUT = new URL('../test/fixtures/skill-trigger-held-out/requests.json', import.meta.url);
+
+/** The frozen held-out requests (test/fixtures/skill-trigger-held-out/README.md): scored, never tuned on. */
+export function frozenHeldOut(): CorpusRequest[] {
+  const parsed = JSON.parse(readFileSync(FROZEN_HELD_OUT, 'utf8')) as { requests: CorpusRequest[] };
+  return parsed.requests;
+}
+
+/**
+ * Copies of `skills` with the phrasings a scripted model wrote for them, learned the way Hearth learns them
+ * (SkillTriggerLearner: the trigger prompt, one call per skill, the strict parser, the injection scan).
+ */
+export async function withLearnedTriggers(skills: readonly Skill[]): Promise<{ skills: Skill[]; failed: number; calls: number }> {
+  const model = scriptedTriggerModel();
+  const learner = new SkillTriggerLearner({ model, store: new MemorySkillTriggers(), warn: () => undefined });
+  const copies = skills.map((skill) => ({ ...skill }));
+  const report = await learner.refresh(copies);
+  for (const skill of copies) {
+    const triggers = learner.triggersFor(skill);
+    if (triggers.length > 0) skill.triggers = triggers;
+  }
+  return { skills: copies, failed: report.failed.length, calls: model.calls };
+}
+
+interface SetScore {
+  top1: number;
+  top5: number;
+}
+
+async function seedsWithTriggers(seeds: readonly number[], weight: number): Promise<{ without: SetScore; with: SetScore }> {
+  const sum = { without: { top1: 0, top5: 0 }, with: { top1: 0, top5: 0 } };
+  for (const seed of seeds) {
+    const corpus = generateSkillCorpus(seed);
+    const plain = toSkills(corpus.skills);
+    const learned = (await withLearnedTriggers(plain)).skills;
+    const a = measure(plain, corpus.requests, SHIPPED);
+    const b = measure(learned, corpus.requests, SHIPPED, weight);
+    sum.without.top1 += a.top1;
+    sum.without.top5 += a.top5;
+    sum.with.top1 += b.top1;
+    sum.with.top5 += b.top5;
+  }
+  const n = seeds.length;
+  return { without: { top1: sum.without.top1 / n, top5: sum.without.top5 / n }, with: { top1: sum.with.top1 / n, top5: sum.with.top5 / n } };
+}
+
+const ratio = (a: number, b: number): string => (b === 0 ? 'n/a' : (a / b).toFixed(3));
+
+function pair(label: string, without: SetScore, withTriggers: SetScore, n: number): void {
+  console.log(`${label.padEnd(34)} n ${String(n).padStart(4)}  without: top-1 ${pct(without.top1)} top-5 ${pct(without.top5)}   with: top-1 ${pct(withTriggers.top1)} top-5 ${pct(withTriggers.top5)}   ratio top-5 ${ratio(withTriggers.top5, without.top5)} top-1 ${ratio(withTriggers.top1, without.top1)}`);
+}
+
+/** The learned-phrasings part of the benchmark (module comment). */
+export async function runTriggerBench(seed = MAIN_SEED, showMisses = false, sweep = false): Promise<Record<string, unknown>> {
+  console.log(`\nlearned trigger phrasings (scripted model, bench/skill-corpus-triggers.ts; TRIGGER_WEIGHT ${TRIGGER_WEIGHT}):`);
+  if (sweep) {
+    console.log('  weight sweep on the tuning seeds 101…120 (top-5 / top-1 mean, with triggers):');
+    for (const weight of [0.25, 0.5, 0.75, 1, 1.5, 2, 3]) {
+      const r = await seedsWithTriggers(TUNING_SEEDS, weight);
+      console.log(`    weight ${String(weight).padEnd(5)} top-5 ${pct(r.with.top5)}  top-1 ${pct(r.with.top1)}`);
+    }
+  }
+  const tuning = await seedsWithTriggers(TUNING_SEEDS, TRIGGER_WEIGHT);
+  pair('tuning seeds 101…120 (mean)', tuning.without, tuning.with, TUNING_SEEDS.length * 100);
+
+  const corpus = generateSkillCorpus(seed);
+  const mainPlain = toSkills(corpus.skills);
+  const mainLearned = await withLearnedTriggers(mainPlain);
+  const mainWithout = measure(mainPlain, corpus.requests, SHIPPED);
+  const mainWith = measure(mainLearned.skills, corpus.requests, SHIPPED);
+  pair(`main seed ${seed}`, mainWithout, mainWith, corpus.requests.length);
+  if (showMisses) printMisses(mainWith);
+
+  const full = fullLibrary(seed);
+  const fullPlain = toSkills(full.skills);
+  const fullLearned = await withLearnedTriggers(fullPlain);
+  const frozen = frozenHeldOut();
+  const frozenWithout = measure(fullPlain, frozen, SHIPPED);
+  const frozenWith = measure(fullLearned.skills, frozen, SHIPPED);
+  pair(`frozen held-out, all ${full.skills.length} skills`, frozenWithout, frozenWith, frozen.length);
+  if (showMisses) printMisses(frozenWith);
+  const oldWithout = measure(fullPlain, full.requests, SHIPPED);
+  const oldWith = measure(fullLearned.skills, full.requests, SHIPPED);
+  pair(`older held-out, all ${full.skills.length} skills`, oldWithout, oldWith, full.requests.length);
+  console.log(`  ${fullLearned.calls} trigger calls for ${full.skills.length} skills, ${fullLearned.failed} failed; target: top-5 ≥ 95 %`);
+  return {
+    triggerWeight: TRIGGER_WEIGHT,
+    tuningSeeds: tuning,
+    main: { without: { top1: mainWithout.top1, top5: mainWithout.top5 }, with: { top1: mainWith.top1, top5: mainWith.top5 } },
+    frozenHeldOut: { n: frozen.length, without: { top1: frozenWithout.top1, top5: frozenWithout.top5 }, with: { top1: frozenWith.top1, top5: frozenWith.top5 } },
+    olderHeldOut: { without: { top1: oldWithout.top1, top5: oldWithout.top5 }, with: { top1: oldWith.top1, top5: oldWith.top5 } },
+  };
+}
+
 /**
  * Ranks `requests` as Hearth does with an embedding model: skills embedded first (as at engine start),
  * then per request one embedding call and the fused ranking; and the model's cosine order on its own.
@@ -201,6 +304,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     return at === -1 ? undefined : Number(process.argv[at + 1]);
   };
   runSkillsRetrievalBench(arg('--seed'), arg('--seeds'), process.argv.includes('--misses'), process.argv.includes('--held-out-misses'));
+  await runTriggerBench(arg('--seed'), process.argv.includes('--trigger-misses'), process.argv.includes('--sweep-trigger-weight'));
   const modelAt = process.argv.indexOf('--embedding-model');
   const modelPath = modelAt === -1 ? undefined : process.argv[modelAt + 1];
   if (modelAt !== -1 && (modelPath === undefined || modelPath.startsWith('--'))) {

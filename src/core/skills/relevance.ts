@@ -1,9 +1,10 @@
 /**
  * Which skills matter for a request. With hundreds of skills the full catalog does not fit the prompt and
  * models skip skills (Hermes Agent issue #66180), so the prompt carries a bounded catalog and each request
- * gets a hint built from `rankSkills`: BM25F over name, tags, description and the SKILL.md body, query words
- * widened by a thesaurus and by shared prefixes, plus a small usage prior. Everything is lexical and in
- * memory; no neural model.
+ * gets a hint built from `rankSkills`: BM25F over name, tags, description, the SKILL.md body and the learned
+ * "when to use" phrasings (skill-triggers.ts), query words widened by a thesaurus and by shared prefixes, plus a
+ * small usage prior. Ranking is lexical and in memory; the only model involved wrote the phrasings, once per
+ * version of a skill, not per request.
  */
 import type { Skill } from './types.js';
 import type { SkillUsage } from './usage.js';
@@ -34,6 +35,8 @@ export interface RankOptions {
   expandSynonyms?: boolean;
   /** Switch ranker parts off, to measure what each adds; all false = plain BM25F. */
   features?: Partial<RankFeatures>;
+  /** Weight of the learned-phrasings field instead of TRIGGER_WEIGHT: only for the benchmark's weight sweep. */
+  triggerWeight?: number;
 }
 
 /**
@@ -41,11 +44,21 @@ export interface RankOptions {
  * and mostly procedure: it helps when the request uses a tool or file name only the instructions mention, but
  * must not outvote a matching name or description, hence its low weight.
  */
+/**
+ * Learned phrasings (`Skill.triggers`) are what a model guessed users would type: closer to a request's words
+ * than the description, so weighed like tags, above the description but below the name, and barely
+ * length-normalised (one skill's longer list is not less relevant). 2 had the best top-5 on the tuning seeds
+ * 101…120 (tied with 1 and 2.5, and the best top-1 of the three; bench/skills-retrieval.ts
+ * --sweep-trigger-weight, decision 0012), never chosen on the frozen held-out set.
+ */
+export const TRIGGER_WEIGHT = 2;
+
 const FIELDS = [
   { key: 'name', weight: 3, b: 0.3 },
   { key: 'tags', weight: 2, b: 0.3 },
   { key: 'description', weight: 1, b: 0.75 },
   { key: 'body', weight: 0.5, b: 0.75 },
+  { key: 'triggers', weight: TRIGGER_WEIGHT, b: 0.3 },
 ] as const;
 type FieldKey = (typeof FIELDS)[number]['key'];
 type Field = (typeof FIELDS)[number];
@@ -121,7 +134,8 @@ export class SkillIndex {
         for (const field of stats.fields) {
           const count = doc.tf[field.key].get(term);
           if (count === undefined) continue;
-          tf += (field.weight * count) / (1 - field.b + (field.b * doc.length[field.key]) / stats.averageLength[field.key]);
+          const weight = field.key === 'triggers' ? (options.triggerWeight ?? field.weight) : field.weight;
+          tf += (weight * count) / (1 - field.b + (field.b * doc.length[field.key]) / stats.averageLength[field.key]);
         }
         if (tf === 0) continue;
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -170,18 +184,22 @@ export class SkillIndex {
 
 function fieldStats(docs: readonly IndexedSkill[], fields: readonly Field[]): FieldStats {
   const docFreq = new Map<string, number>();
-  const totals: Record<FieldKey, number> = { name: 0, tags: 0, description: 0, body: 0 };
+  const totals: Record<FieldKey, number> = { name: 0, tags: 0, description: 0, body: 0, triggers: 0 };
+  // Learned phrasings arrive skill by skill: averaged over all skills, the first few would look many times longer
+  // than average and be normalised away. Averaged over the skills that have them, a list is judged among lists.
+  let withTriggers = 0;
   for (const doc of docs) {
     const seen = new Set<string>();
     for (const { key } of fields) {
       totals[key] += doc.length[key];
+      if (key === 'triggers' && doc.length.triggers > 0) withTriggers += 1;
       for (const term of doc.tf[key].keys()) seen.add(term);
     }
     for (const term of seen) docFreq.set(term, (docFreq.get(term) ?? 0) + 1);
   }
   const n = Math.max(1, docs.length);
-  const average = (key: FieldKey): number => totals[key] / n || 1;
-  return { fields, docFreq, averageLength: { name: average('name'), tags: average('tags'), description: average('description'), body: average('body') } };
+  const average = (key: FieldKey): number => totals[key] / (key === 'triggers' ? Math.max(1, withTriggers) : n) || 1;
+  return { fields, docFreq, averageLength: { name: average('name'), tags: average('tags'), description: average('description'), body: average('body'), triggers: average('triggers') } };
 }
 
 const indexCache = new WeakMap<readonly Skill[], SkillIndex>();
@@ -267,6 +285,7 @@ function indexSkill(skill: Skill): IndexedSkill {
     tags: analyze([...skill.tags, skill.category ?? ''].join(' ')),
     description: analyze(skill.description),
     body: analyze(skill.body.slice(0, BODY_CHARS)),
+    triggers: analyze((skill.triggers ?? []).join('\n')),
   };
   const tf = {} as Record<FieldKey, Map<string, number>>;
   const length = {} as Record<FieldKey, number>;

@@ -2,6 +2,7 @@ import { catalogSkills, renderSkillCatalog } from './catalog.js';
 import { loadSkillLibrary } from './library.js';
 import { catalogOrder, rankSkills, renderSkillHint, type RankedSkill } from './relevance.js';
 import { rankSkillsFused, type SemanticSkillRanker } from './semantic-rank.js';
+import type { SkillTriggerLearner, TriggerRefresh } from './skill-triggers.js';
 import type { Skill, SkillLibrary, SkillRoot } from './types.js';
 import type { SkillUsageStore } from './usage.js';
 
@@ -13,10 +14,12 @@ const HINT_SIZE = 3;
  * skills, and the two views the prompt needs — a bounded, stable catalog for the system prompt and a
  * per-request hint of the most relevant skills (so a large library neither bloats every call nor gets
  * skipped; Hermes Agent issue #66180). With an embedding model (`semantic`), every rescan re-embeds the
- * changed skills in the background, and `rank`/`relevantHint` fuse keyword and semantic rankings.
+ * changed skills in the background, and `rank`/`relevantHint` fuse keyword and semantic rankings. With a
+ * trigger learner (a chat model is configured), every rescan also asks the model, in the background, for "when
+ * to use" phrasings of each new or changed skill; once they are stored the skills are ranked with them.
  */
 export class SkillService {
-  private cached: { library: SkillLibrary; offered: Skill[]; vectorsReady: Promise<void> } | null = null;
+  private cached: { library: SkillLibrary; offered: Skill[]; vectorsReady: Promise<void>; triggersReady: Promise<TriggerRefresh> } | null = null;
 
   constructor(
     private readonly options: {
@@ -26,6 +29,8 @@ export class SkillService {
       catalogSize: number;
       /** Semantic ranking (only when an embedding model is configured). */
       semantic?: SemanticSkillRanker;
+      /** Learned "when to use" phrasings (only when a chat model is configured and `skills.learn_triggers` is on). */
+      triggers?: SkillTriggerLearner;
     },
   ) {}
 
@@ -40,6 +45,9 @@ export class SkillService {
   /** Forget the scan: the next `library()` reads the disk again (after skill_manage, install, curator). */
   reload(): void {
     this.cached = null;
+    // With a trigger learner the disk is read again now: a created or improved skill gets its phrasings in the
+    // background at once, not only when the next request happens to rank skills.
+    if (this.options.triggers !== undefined) this.load();
   }
 
   find(name: string): Skill | undefined {
@@ -79,18 +87,53 @@ export class SkillService {
     return this.load().vectorsReady;
   }
 
+  /**
+   * Resolves once every skill of the current scan has phrasings or a kept failure, with what was learned and
+   * what failed; at once (nothing learned) without a trigger learner.
+   */
+  triggersReady(): Promise<TriggerRefresh> {
+    return this.load().triggersReady;
+  }
+
   private rankAmong(skills: readonly Skill[], query: string, limit: number, signal: AbortSignal | undefined): Promise<RankedSkill[]> {
     return rankSkillsFused(skills, query, this.options.semantic, { usage: this.options.usage.byName(), limit, ...(signal === undefined ? {} : { signal }) });
   }
 
-  /** The same `offered` array until a reload, so relevance ranking reuses its index (cached by identity). */
-  private load(): { library: SkillLibrary; offered: Skill[]; vectorsReady: Promise<void> } {
+  /**
+   * The same `offered` array until a reload or until new phrasings land, so relevance ranking reuses its index
+   * (cached by identity).
+   */
+  private load(): { library: SkillLibrary; offered: Skill[]; vectorsReady: Promise<void>; triggersReady: Promise<TriggerRefresh> } {
     if (this.cached === null) {
       const library = loadSkillLibrary([...this.options.roots]);
+      const learner = this.options.triggers;
+      if (learner !== undefined) attachTriggers(library.skills, learner);
       // Every skill the model may be offered, including those unavailable here: skills_search lists them too.
       const vectorsReady = this.options.semantic?.refresh(library.skills) ?? Promise.resolve();
-      this.cached = { library, offered: catalogSkills(library.skills), vectorsReady };
+      const triggersReady = learner === undefined ? Promise.resolve({ learned: [], failed: [] }) : this.learnTriggers(learner, library);
+      this.cached = { library, offered: catalogSkills(library.skills), vectorsReady, triggersReady };
     }
     return this.cached;
+  }
+
+  /** Background: phrasings for new or changed skills; when some land, the scan is re-indexed with them. */
+  private async learnTriggers(learner: SkillTriggerLearner, library: SkillLibrary): Promise<TriggerRefresh> {
+    const report = await learner.refresh(library.skills);
+    const current = this.cached;
+    if (report.learned.length > 0 && current !== null && current.library === library) {
+      attachTriggers(library.skills, learner);
+      // New arrays: the ranker's index is cached by array identity and must be rebuilt with the phrasings.
+      const relisted = { ...library, skills: [...library.skills] };
+      this.cached = { ...current, library: relisted, offered: catalogSkills(relisted.skills) };
+    }
+    return report;
+  }
+}
+
+function attachTriggers(skills: readonly Skill[], learner: SkillTriggerLearner): void {
+  for (const skill of skills) {
+    const triggers = learner.triggersFor(skill);
+    if (triggers.length > 0) skill.triggers = triggers;
+    else delete skill.triggers;
   }
 }

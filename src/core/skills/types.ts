@@ -50,6 +50,11 @@ export interface Skill {
   disableModelInvocation: boolean;
   /** Warnings it loaded with (compat mode), for the UI and `hearth skills list`. */
   issues: SkillIssue[];
+  /**
+   * Learned "when to use" phrasings of this version of the skill (skill-triggers.ts), attached by SkillService
+   * when a model has written them; ranked as a field of their own. Absent: the skill ranks on its text alone.
+   */
+  triggers?: readonly string[];
 }
 
 /** A SKILL.md that was found but not loaded. */
