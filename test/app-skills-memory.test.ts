@@ -135,7 +135,9 @@ describe('memory routes', () => {
     await h['memory.add']({ target: 'memory', content: 'Deploys on Fridays.' });
     await h['memory.replace']({ target: 'memory', oldText: 'Fridays', content: 'Deploys on Mondays.' });
     let [notes] = await h['memory.list']({});
-    expect(notes).toEqual({ target: 'memory', entries: [{ index: 0, content: 'Project uses pnpm.' }, { index: 1, content: 'Deploys on Mondays.' }], usedChars: 40, limitChars: 60 });
+    // The user's own entries, from the app: protected from the start.
+    const mine = { protected: true, author: 'user', via: 'app' };
+    expect(notes).toEqual({ target: 'memory', entries: [{ index: 0, content: 'Project uses pnpm.', id: 1, ...mine }, { index: 1, content: 'Deploys on Mondays.', id: 2, ...mine }], usedChars: 40, limitChars: 60 });
 
     await expect(h['memory.add']({ target: 'memory', content: 'A note far too long to fit in what is left of the budget.' })).rejects.toMatchObject({ code: 'memory_full' });
     await expect(h['memory.remove']({ target: 'memory', oldText: 'Deploys on Tuesdays' })).rejects.toMatchObject({ code: 'memory_no_match' });
@@ -152,9 +154,9 @@ describe('memory routes', () => {
     await app.service.handlers['chat.send']({ sessionId, text: 'I always use   tabs,\nnever spaces.', attachments: [] });
     await ended;
     const userMessage = app.engine.store.getMessages(sessionId).find((m) => m.role === 'user')!;
-    const fact = app.engine.learning.facts.insert({ category: 'preference', statement: 'The user prefers tabs.', confidence: 0.9, evidence: [userMessage.id] });
+    const fact = app.engine.learning.facts.insert({ category: 'preference', statement: 'The user prefers tabs.', confidence: 0.9, evidence: [{ messageId: userMessage.id, sessionId, excerpt: 'I always use tabs, never spaces.' }] });
     await expect(app.service.handlers['userModel.facts']({ includeSuperseded: false })).resolves.toEqual([
-      { id: fact.id, statement: 'The user prefers tabs.', category: 'preference', confidence: 0.9, status: 'active', evidence: [{ messageId: userMessage.id, sessionId, excerpt: 'I always use tabs, never spaces.' }] },
+      { id: fact.id, statement: 'The user prefers tabs.', category: 'preference', confidence: 0.9, status: 'active', source: 'reflection', evidence: [{ messageId: userMessage.id, sessionId, excerpt: 'I always use tabs, never spaces.' }] },
     ]);
     await app.service.handlers['sessions.delete']({ sessionId });
     const [after] = await app.service.handlers['userModel.facts']({ includeSuperseded: false });

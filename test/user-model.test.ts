@@ -3,6 +3,8 @@ import { isHearthError } from '../src/core/errors.js';
 import { OpenAICompatibleModel } from '../src/core/llm/providers/openai.js';
 import type { SqliteSessionStore } from '../src/core/store/session-store.js';
 import { createUserModelTool } from '../src/core/tools/user-model.js';
+import { PendingWrites } from '../src/core/learning/pending-writes.js';
+import { applyFactChange } from '../src/core/user-model/fact-changes.js';
 import { UserFactStore, type UserFact } from '../src/core/user-model/facts.js';
 import { reflectOnUser } from '../src/core/user-model/reflect.js';
 import { renderUserModel } from '../src/core/user-model/render.js';
@@ -69,7 +71,7 @@ describe('reflectOnUser', () => {
     const result = await reflect();
     expect(result.messagesRead).toBe(3);
     expect(result.cursor).toEqual({ from: 0, to: british });
-    expect(result.added.map((f) => [f.category, f.evidence])).toEqual([
+    expect(result.added.map((f) => [f.category, f.evidence.map((e) => e.messageId)])).toEqual([
       ['preference', [tabs]],
       ['expertise', [rust]],
       ['instruction', [british]],
@@ -129,7 +131,7 @@ describe('reflectOnUser', () => {
 
     expect(result.reinforced.map((f) => f.id)).toEqual([rustFact.id]);
     const reinforced = facts.get(rustFact.id);
-    expect(reinforced?.evidence).toEqual([rust, rustAgain]);
+    expect(reinforced?.evidence.map((e) => e.messageId)).toEqual([rust, rustAgain]);
     expect(reinforced?.confidence).toBeCloseTo(0.84); // 1 − 0.4 × 0.4
     expect(facts.active().map((f) => f.statement).sort()).toEqual(['The user is a Rust developer working on embedded systems.', 'The user prefers spaces over tabs.']);
   });
@@ -179,7 +181,7 @@ describe('renderUserModel and the user_model tool', () => {
       ['expertise', 'The user is an expert in Kubernetes operators.', 0.8],
       ['background', 'The user lives in Lisbon.', 0.4],
     ];
-    return rows.map(([category, statement, confidence], i) => facts.insert({ category, statement, confidence, evidence: [i + 1] }));
+    return rows.map(([category, statement, confidence], i) => facts.insert({ category, statement, confidence, evidence: [{ messageId: i + 1, sessionId: 's-a', excerpt: '' }] }));
   }
 
   it('renders active facts, most confident first, within the budget, saying how many were left out (catches overflowing the user block)', () => {
@@ -201,10 +203,40 @@ describe('renderUserModel and the user_model tool', () => {
     const ctx = toolContext({ workspace: temp.dir });
     const kube = await runTool(tool, { question: 'Does the user know Kubernetes?' }, ctx);
     expect(kube.content).toMatch(/^1 fact about the user matching/);
-    expect(kube.content).toContain('[expertise, confidence 0.80] The user is an expert in Kubernetes operators. (evidence: message 3)');
+    expect(kube.content).toContain('[expertise, confidence 0.80] The user is an expert in Kubernetes operators. (evidence: message 3 in session s-a)');
     const rules = await runTool(tool, { question: 'standing rules?' }, ctx);
     expect(rules.content).toContain('Always answer in British English.');
     expect((await runTool(tool, { question: 'favourite food' }, ctx)).content).toMatch(/^No active fact about the user matches "favourite food"/);
     expect((await runTool(tool, {}, ctx)).content).toMatch(/^4 active facts about the user:\n- #2 \[instruction/);
+  });
+
+  it('a correction the model proposes waits for the user and applies only when approved (catches the model editing the user model behind their back)', async () => {
+    const all = seed();
+    const pending = new PendingWrites(store.db);
+    const tool = createUserModelTool({ facts, propose: (write) => pending.stage(write) });
+    const ctx = toolContext({ workspace: temp.dir });
+    const lisbon = all[3]!;
+    const reply = await runTool(tool, { action: 'correct', fact_id: lisbon.id, statement: 'The user lives in Porto.', reason: 'the user said they moved' }, ctx);
+    expect(reply.content).toMatch(/^Proposed to the user as pending change #1 .*Nothing has changed yet\.$/);
+    expect(facts.get(lisbon.id)?.status).toBe('active');
+    const [staged] = pending.list();
+    expect(staged).toMatchObject({ kind: 'user_model', summary: `user model: correct fact #${lisbon.id} "The user lives in Lisbon." to "The user lives in Porto." (the user said they moved)` });
+    expect((await runTool(tool, { action: 'delete', fact_id: 999 }, ctx)).content).toMatch(/^There is no fact #999/);
+    expect(pending.list()).toHaveLength(1);
+
+    await pending.approve(staged!.id, (write) => void applyFactChange(facts, write.payload, write.id));
+    expect(facts.get(lisbon.id)?.status).toBe('superseded');
+    expect(facts.active().find((f) => f.statement === 'The user lives in Porto.')?.source).toBe('user');
+  });
+
+  it('a fact the user rejected is not learned again (catches "this is wrong" undone by the next reflection)', async () => {
+    const id = say('s-a', 'I live in Lisbon.');
+    const wrong = facts.insert({ category: 'background', statement: 'The user lives in Lisbon.', confidence: 0.8, evidence: [{ messageId: id, sessionId: 's-a', excerpt: '' }] });
+    facts.reject(wrong.id);
+    facts.setCursor(0);
+    replies.push(JSON.stringify({ facts: [{ category: 'background', statement: 'The user lives in Lisbon.', confidence: 0.9, evidence: [id] }], supersede: [] }));
+    const result = await reflect();
+    expect(result.added).toEqual([]);
+    expect(result.rejected).toEqual([{ statement: 'The user lives in Lisbon.', reason: `the user marked this wrong (fact #${wrong.id})` }]);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentEvent, ApprovalRequestEvent, ClarifyRequestEvent, ToolOutcome } from './events.js';
+import { LearningRun } from './learning-journal.js';
 
 /**
  * The contract between a UI (the desktop renderer, the same renderer in web mode) and the engine. Every
@@ -80,14 +81,35 @@ export const SkillProblem = z.object({ field: z.string().nullable(), message: z.
 
 export const PendingChange = z.object({
   id: z.number(),
-  kind: z.enum(['memory', 'skill']),
+  kind: z.enum(['memory', 'skill', 'user_model']),
   summary: z.string(),
   /** Unified diff of what approving would change ('' when there is nothing to compare against). */
   diff: z.string(),
   createdAt: z.number(),
 });
 
-export const MemoryEntryView = z.object({ index: z.number(), content: z.string() });
+export const MemoryEntryView = z.object({
+  index: z.number(),
+  content: z.string(),
+  /** The entry's id (`hearth memory protect <id>`). */
+  id: z.number(),
+  /** Only the user may change or remove it; the agent's attempts wait in the pending list. */
+  protected: z.boolean(),
+  /** Null for entries saved before Hearth recorded who wrote them. */
+  author: z.enum(['user', 'agent']).nullable(),
+  /** How it got in: app | cli | import | confirmed | tool | legacy. */
+  via: z.string(),
+});
+/** One removal or replacement the agent made, newest first; `undone` once the user put it back. */
+export const MemoryChangeView = z.object({
+  id: z.number(),
+  target: MemoryTarget,
+  action: z.enum(['removed', 'replaced']),
+  /** "Removed from user profile: 'Prefers tabs'". */
+  message: z.string(),
+  createdAt: z.number(),
+  undone: z.boolean(),
+});
 export const MemoryStoreView = z.object({
   target: MemoryTarget,
   entries: z.array(MemoryEntryView),
@@ -100,7 +122,10 @@ export const UserFactView = z.object({
   statement: z.string(),
   category: z.string(),
   confidence: z.number(),
-  status: z.enum(['active', 'superseded']),
+  /** `rejected`: the user said "this is wrong"; `superseded`: replaced by a newer fact (a correction included). */
+  status: z.enum(['active', 'superseded', 'rejected']),
+  /** `user`: the user's own wording (a correction); `reflection`: learned from their messages. */
+  source: z.enum(['reflection', 'user']),
   evidence: z.array(z.object({ messageId: z.number(), sessionId: z.string().nullable(), excerpt: z.string() })),
 });
 
@@ -254,7 +279,20 @@ export const ROUTES = {
   'memory.add': route(z.object({ target: MemoryTarget, content: z.string().min(1).max(10_000) }).strict(), Ok),
   'memory.replace': route(z.object({ target: MemoryTarget, oldText: z.string().min(1), content: z.string().min(1).max(10_000) }).strict(), Ok),
   'memory.remove': route(z.object({ target: MemoryTarget, oldText: z.string().min(1) }).strict(), Ok),
+  /** Mark an entry as a standing rule / confirm it (true), or let the agent consolidate it again (false). */
+  'memory.protect': route(z.object({ id: z.number().int(), protected: z.boolean() }).strict(), Ok),
+  /** The agent's recent removals and replacements, each with what undo would restore. */
+  'memory.changes': route(Empty, z.array(MemoryChangeView)),
+  /** Put back what the agent removed or replaced (the `undo` of a `learning` event). */
+  'memory.undo': route(z.object({ changeId: z.number().int() }).strict(), z.object({ message: z.string() })),
   'userModel.facts': route(z.object({ includeSuperseded: z.boolean().default(false) }).strict(), z.array(UserFactView)),
+  /** The user's wording replaces the fact (the old one is kept as superseded). */
+  'userModel.correct': route(z.object({ id: z.number().int(), statement: z.string().trim().min(3).max(400) }).strict(), UserFactView),
+  /** "This is wrong": the fact stops being used, and the reflection will not learn it again. */
+  'userModel.reject': route(z.object({ id: z.number().int() }).strict(), Ok),
+  'userModel.delete': route(z.object({ id: z.number().int() }).strict(), Ok),
+  /** The learning journal: background reviews, flushes, reflections and curator runs with their outcomes, newest first. */
+  'learning.log': route(z.object({ limit: z.number().int().min(1).max(1000).default(200) }).strict(), z.array(LearningRun)),
 
   'settings.get': route(Empty, SettingsView),
   'settings.update': route(SettingsPatch, SettingsView),

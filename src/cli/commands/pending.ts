@@ -5,6 +5,7 @@ import { HearthError } from '../../core/errors.js';
 import { applyStagedWrite } from '../../core/learning/apply-staged.js';
 import { createSkillService } from '../../core/learning/components.js';
 import { PendingWrites } from '../../core/learning/pending-writes.js';
+import { UserFactStore } from '../../core/user-model/facts.js';
 import { memoryBudget } from '../../core/memory/budget.js';
 import { MemoryStore } from '../../core/memory/store.js';
 import { openStore } from '../../core/store/open-store.js';
@@ -43,7 +44,7 @@ export async function pendingCommand(argv: string[], io: CliIO): Promise<number>
         const skills = createSkillService({ home, workspace: io.cwd, config, store, userHome: io.env.HOME ?? homedir() });
         let message = '';
         await pending.approve(id, async (write) => {
-          message = await applyStagedWrite(write, { memory: new MemoryStore(store.db, limits), limits, skills, home });
+          message = await applyStagedWrite(write, { memory: new MemoryStore(store.db, limits), limits, skills, home, facts: new UserFactStore(store.db) });
         });
         io.out(`${message}\n`);
         return 0;

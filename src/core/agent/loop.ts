@@ -1,5 +1,5 @@
 import type { AgentEvent, ToolOutcome } from '../../shared/events.js';
-import { HearthError, errorMessage } from '../errors.js';
+import { HearthError, errorMessage, isHearthError } from '../errors.js';
 import type { ChatMessage, ChatModel, ChatRequest, ToolCall, Usage } from '../llm/types.js';
 import type { ApprovalBroker, SessionOrigin } from '../safety/approvals/broker.js';
 import type { Redactor } from '../safety/secrets/redact.js';
@@ -9,7 +9,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { MAX_PARALLEL_CALLS, canRunInParallel, runInOrder } from './batch.js';
 import { BUDGET_EXHAUSTED_REQUEST, DEFAULT_MAX_ITERATIONS, IterationBudget } from './budget.js';
 import { executeCall, prepareCall } from './execute-call.js';
-import { streamResponse } from './model-response.js';
+import { streamResponse, type ModelResponse } from './model-response.js';
 import { SteerQueue, steerNote } from './steer-queue.js';
 import { recordingBroker, toolOutcome } from './tool-outcome.js';
 
@@ -54,7 +54,16 @@ export interface TurnOptions {
    * (context compression) replaces it for this call and the rest of the turn; null keeps it.
    */
   compact?(conversation: readonly ChatMessage[], signal: AbortSignal): Promise<ChatMessage[] | null>;
+  /**
+   * Called when the provider rejects the prompt as too long (`model_context_overflow`) before anything
+   * was streamed; `round` counts rejections of this call. A returned conversation (pruned, kept in the
+   * store) replaces this one and the call is made again; null lets the error end the turn.
+   */
+  recoverOverflow?(conversation: readonly ChatMessage[], round: number, signal: AbortSignal): Promise<ChatMessage[] | null>;
 }
+
+/** Rejections of one model call that are answered by shrinking the context before the turn fails. */
+const MAX_OVERFLOW_RECOVERIES = 3;
 
 export type TurnEndReason = 'stop' | 'budget' | 'aborted' | 'error';
 
@@ -109,20 +118,21 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       if (grace) {
         const pending = steer.take();
         if (pending !== null) emit({ type: 'steer_applied', text: pending });
-        await append({ role: 'user', content: pending === null ? BUDGET_EXHAUSTED_REQUEST : `${BUDGET_EXHAUSTED_REQUEST}${steerNote(pending)}` });
+        // Hearth's request (with any steer text inside it), not the user's words: stored as `hearth`.
+        await append({ role: 'user', content: pending === null ? BUDGET_EXHAUSTED_REQUEST : `${BUDGET_EXHAUSTED_REQUEST}${steerNote(pending)}`, origin: 'hearth' });
       }
       if (!grace && options.compact !== undefined) {
         const compacted = await options.compact(conversation, signal);
         if (compacted !== null) conversation.splice(0, conversation.length, ...compacted);
       }
-      const request: ChatRequest = {
+      const request = (): ChatRequest => ({
         messages: [system, ...conversation],
         tools: grace ? [] : options.tools.schemas(),
         toolChoice: grace ? 'none' : 'auto',
         sessionKey: options.sessionId,
-      };
+      });
       emit({ type: 'status', state: 'thinking' });
-      const response = await streamResponse(options.model, request, signal, emit);
+      const response = await streamRecovering(options, request, conversation);
       if (response.usage !== null) {
         usage.inputTokens += response.usage.inputTokens;
         usage.outputTokens += response.usage.outputTokens;
@@ -162,6 +172,30 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     if (signal.aborted) return end('aborted', '');
     const code = err instanceof HearthError ? err.code : 'internal';
     return end('error', '', { code, message: errorMessage(err) });
+  }
+}
+
+/**
+ * One model call; a context-overflow rejection that streamed nothing is answered by `recoverOverflow`
+ * and the call is made again with the smaller conversation, so an overflowing session keeps working.
+ */
+async function streamRecovering(options: TurnOptions, request: () => ChatRequest, conversation: ChatMessage[]): Promise<ModelResponse> {
+  const { signal, emit } = options;
+  for (let round = 0; ; round++) {
+    let streamed = false;
+    const forward = (event: AgentEvent) => {
+      if (event.type === 'text_delta' || event.type === 'reasoning_delta') streamed = true;
+      emit(event);
+    };
+    try {
+      return await streamResponse(options.model, request(), signal, forward);
+    } catch (err) {
+      // After streamed output a retry would show the user the same text twice: let the error end the turn.
+      if (streamed || signal.aborted || !isHearthError(err, 'model_context_overflow') || options.recoverOverflow === undefined || round >= MAX_OVERFLOW_RECOVERIES) throw err;
+      const recovered = await options.recoverOverflow(conversation, round, signal);
+      if (recovered === null) throw err;
+      conversation.splice(0, conversation.length, ...recovered);
+    }
   }
 }
 
@@ -233,5 +267,5 @@ async function runToolCalls(
 export function userUpdateEvent(update: UserUpdate): AgentEvent {
   return update.kind === 'notice'
     ? { type: 'notice', level: update.level, message: update.message }
-    : { type: 'learning', action: update.action, target: update.target, message: update.message };
+    : { type: 'learning', action: update.action, target: update.target, message: update.message, ...(update.undo === undefined ? {} : { undo: update.undo }) };
 }

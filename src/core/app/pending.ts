@@ -31,7 +31,7 @@ export function pendingHandlers(ctx: AppContext): Pick<RouteHandlers, PendingRou
         return { ok: true as const };
       }
       await learning.pending.approve(input.id, async (write) => {
-        await applyStagedWrite(write, { memory: learning.memory, limits: learning.limits, skills: learning.skills, home });
+        await applyStagedWrite(write, { memory: learning.memory, limits: learning.limits, skills: learning.skills, home, facts: learning.facts });
       });
       return { ok: true as const };
     },
@@ -41,7 +41,7 @@ export function pendingHandlers(ctx: AppContext): Pick<RouteHandlers, PendingRou
 async function describe(ctx: AppContext, write: PendingWrite): Promise<PendingChange> {
   const base = { id: write.id, kind: write.kind, createdAt: write.createdAt };
   try {
-    return { ...base, summary: write.summary, diff: write.kind === 'memory' ? memoryDiff(ctx, write) : await skillDiff(ctx, write) };
+    return { ...base, summary: write.summary, diff: write.kind === 'memory' ? memoryDiff(ctx, write) : write.kind === 'user_model' ? '' : await skillDiff(ctx, write) };
   } catch (err) {
     // The write cannot apply as things stand (memory full, skill changed since): approving would fail, so say so.
     if (!isHearthError(err) && !(err instanceof AppError)) throw err;

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { HearthError } from '../errors.js';
 import type { MemoryLimits } from '../memory/budget.js';
+import { USER_CONFIRMED } from '../memory/provenance.js';
 import type { MemoryStore } from '../memory/store.js';
 import { manageSkill, SKILL_ACTIONS } from '../skills/manage.js';
 import type { SkillService } from '../skills/service.js';
+import { applyFactChange } from '../user-model/fact-changes.js';
+import type { UserFactStore } from '../user-model/facts.js';
 import type { PendingWrite } from './pending-writes.js';
 
 /** A staged `memory` tool call, as stored in pending_writes. */
@@ -32,14 +35,19 @@ export const SkillPayload = z.object({
  */
 export async function applyStagedWrite(
   write: PendingWrite,
-  deps: { memory: MemoryStore; limits: MemoryLimits; skills: SkillService; home: string },
+  deps: { memory: MemoryStore; limits: MemoryLimits; skills: SkillService; home: string; facts?: UserFactStore },
 ): Promise<string> {
+  if (write.kind === 'user_model') {
+    if (deps.facts === undefined) throw new HearthError('usage', `Staged write #${write.id} changes the user model, which this caller cannot open.`);
+    return applyFactChange(deps.facts, write.payload, write.id);
+  }
   if (write.kind === 'memory') {
     const payload = parse(MemoryPayload, write);
-    const limit = { limit: deps.limits[payload.target] };
+    // The user approving is the user deciding: the write has their rights (it may change a protected entry) and what it saves is protected.
+    const limit = { limit: deps.limits[payload.target], by: USER_CONFIRMED };
     if (payload.action === 'add') deps.memory.add(payload.target, payload.content ?? '', limit);
     else if (payload.action === 'replace') deps.memory.replace(payload.target, payload.old_text ?? '', payload.content ?? '', limit);
-    else deps.memory.remove(payload.target, payload.old_text ?? '');
+    else deps.memory.remove(payload.target, payload.old_text ?? '', limit);
     return `Applied: ${write.summary}`;
   }
   const payload = parse(SkillPayload, write);

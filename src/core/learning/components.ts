@@ -15,6 +15,7 @@ import { defaultSkillRoots, isProjectTrusted } from '../skills/discover.js';
 import { SemanticSkillRanker } from '../skills/semantic-rank.js';
 import { SkillService } from '../skills/service.js';
 import { SqliteSkillVectors } from '../skills/skill-vectors.js';
+import { SkillTriggerLearner, SqliteSkillTriggers } from '../skills/skill-triggers.js';
 import { SkillUsageStore } from '../skills/usage.js';
 import { LearningState } from '../store/learning-state.js';
 import type { SqliteSessionStore } from '../store/session-store.js';
@@ -27,6 +28,8 @@ import { createUserModelTool } from '../tools/user-model.js';
 import { UserFactStore } from '../user-model/facts.js';
 import { reflectOnUser } from '../user-model/reflect.js';
 import { renderUserModel } from '../user-model/render.js';
+import { ConversationCounterStore } from './conversation-counters.js';
+import { LearningJournal } from './journal.js';
 import { LearningLoop } from './learning-loop.js';
 import { PendingWrites } from './pending-writes.js';
 import type { HostSpawner } from '../llm/providers/local-process.js';
@@ -41,6 +44,8 @@ export interface LearningComponents {
   /** Tools the learning loop adds: memory, skills, session_search, user_model. */
   tools: AnyTool[];
   loop: LearningLoop;
+  /** Every background run and its outcome (`hearth learning log`, the app's Learning view, `hearth doctor`). */
+  journal: LearningJournal;
   /** Runs the skill curator when a week has passed since its last run; returns what it archived. */
   curateIfDue(now?: number): CuratedSkill[];
   dispose(): Promise<void>;
@@ -83,12 +88,16 @@ export function createLearning(setup: LearningSetup): LearningComponents {
   const facts = new UserFactStore(store.db);
   const pending = new PendingWrites(store.db);
   const warn = setup.onWarning ?? (() => undefined);
+  const journal = new LearningJournal(store.db);
   const { embedder, index } = semanticSearch(config, store, home, setup.spawnEmbedHost);
   const semanticSkills = embedder === null ? undefined : semanticSkillRanker(embedder, store, warn);
-  const skills = createSkillService({ home, workspace: setup.workspace, config, store, userHome, ...(semanticSkills === undefined ? {} : { semantic: semanticSkills }) });
+  // "When to use" phrasings per skill version, written by the chat model in the background (decision 0012).
+  const triggers = config.skills.learn_triggers ? new SkillTriggerLearner({ model, store: new SqliteSkillTriggers(store.db), warn }) : undefined;
+  const skills = createSkillService({ home, workspace: setup.workspace, config, store, userHome, ...(semanticSkills === undefined ? {} : { semantic: semanticSkills }), ...(triggers === undefined ? {} : { triggers }) });
   const usage = skills.usage;
   // Skill vectors are computed now, in the background, so no turn waits for them; failures warn once inside.
   if (semanticSkills !== undefined) void skills.semanticReady();
+  if (triggers !== undefined) void skills.triggersReady();
 
   const search = new SessionSearch(store, index === null ? {} : { semantic: semanticOrNothing(index, warn) });
 
@@ -107,6 +116,8 @@ export function createLearning(setup: LearningSetup): LearningComponents {
         memory,
         limits,
         stage: config.memory.write_approval ? (write) => pending.stage(write) : null,
+        // Always: a protected entry is never the agent's to remove, whatever write_approval says.
+        propose: (write) => pending.stage(write),
         ...(setup.injectionJudge === undefined ? {} : { injectionJudge: setup.injectionJudge }),
       }),
     ),
@@ -115,7 +126,8 @@ export function createLearning(setup: LearningSetup): LearningComponents {
     anyTool(skillTools.skillView),
     anyTool(skillTools.skillsSearch),
     anyTool(skillTools.skillManage),
-    anyTool(createUserModelTool({ facts })),
+    // A change the model proposes to a fact always waits for the user: the user owns the user model.
+    anyTool(createUserModelTool({ facts, propose: (write) => pending.stage(write) })),
   ];
 
   const loop = new LearningLoop(
@@ -130,7 +142,7 @@ export function createLearning(setup: LearningSetup): LearningComponents {
         ? {
             reflect: async (signal: AbortSignal) => {
               const result = await reflectOnUser({ model, store, facts, signal });
-              return result.added.length + result.reinforced.length + result.superseded.length;
+              return { added: result.added.length, reinforced: result.reinforced.length, superseded: result.superseded.length, rejected: result.rejected.length };
             },
           }
         : {}),
@@ -143,6 +155,7 @@ export function createLearning(setup: LearningSetup): LearningComponents {
     },
     store,
     new ToolRegistry(tools),
+    { journal, counters: new ConversationCounterStore(new LearningState(store.db)) },
   );
 
   return {
@@ -154,18 +167,27 @@ export function createLearning(setup: LearningSetup): LearningComponents {
     search,
     tools,
     loop,
+    journal,
     curateIfDue(now = Date.now()) {
       const state = new LearningState(store.db);
       const last = Number(state.get(CURATOR_LAST_RUN) ?? 0);
       if (now - last < CURATOR_INTERVAL_MS) return [];
-      const archived = curateSkills({ library: skills.library(), usage, home, now, archiveAfterDays: config.skills.archive_after_days });
-      state.set(CURATOR_LAST_RUN, String(now));
-      if (archived.length > 0) skills.reload();
-      return archived;
+      const run = journal.start('curator', null);
+      try {
+        const archived = curateSkills({ library: skills.library(), usage, home, now, archiveAfterDays: config.skills.archive_after_days });
+        state.set(CURATOR_LAST_RUN, String(now));
+        if (archived.length > 0) skills.reload();
+        journal.finish(run, { outcome: archived.length > 0 ? 'saved' : 'nothing', saved: archived.map((a) => `Archived the skill '${a.name}' (unused for ${a.idleDays} days)`) });
+        return archived;
+      } catch (err) {
+        journal.finish(run, { outcome: 'failed', error: errorMessage(err) });
+        throw err;
+      }
     },
     async dispose() {
       await loop.close();
       await semanticSkills?.close();
+      await triggers?.close();
       await embedder?.dispose();
     },
   };
@@ -199,7 +221,7 @@ function semanticSkillRanker(embedder: Embedder, store: SqliteSessionStore, warn
 }
 
 /** The skill library for a home and workspace: roots by precedence, project roots only when trusted. */
-export function createSkillService(setup: Pick<LearningSetup, 'home' | 'workspace' | 'config' | 'store'> & { userHome: string; semantic?: SemanticSkillRanker }): SkillService {
+export function createSkillService(setup: Pick<LearningSetup, 'home' | 'workspace' | 'config' | 'store'> & { userHome: string; semantic?: SemanticSkillRanker; triggers?: SkillTriggerLearner }): SkillService {
   const { home, config, userHome } = setup;
   const roots = defaultSkillRoots({
     home,
@@ -213,6 +235,7 @@ export function createSkillService(setup: Pick<LearningSetup, 'home' | 'workspac
     usage: new SkillUsageStore(setup.store.db),
     catalogSize: config.skills.catalog_size,
     ...(setup.semantic === undefined ? {} : { semantic: setup.semantic }),
+    ...(setup.triggers === undefined ? {} : { triggers: setup.triggers }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { HearthError } from '../errors.js';
 import type { Db } from '../store/database.js';
 
-export type PendingKind = 'memory' | 'skill';
+export type PendingKind = 'memory' | 'skill' | 'user_model';
 
 export interface PendingWrite {
   id: number;

@@ -23,7 +23,8 @@ export interface ToolCall {
 
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  /** `origin: 'hearth'`: a user-role message Hearth wrote (a summary, a step-budget request), not the user; providers ignore it, the store records it. */
+  | { role: 'user'; content: string; origin?: 'hearth' }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: string }
   | { role: 'tool'; content: string; toolCallId: string; toolName: string };
 

@@ -1,6 +1,8 @@
 import { HearthError, errorMessage } from '../errors.js';
 import type { Db } from './database.js';
 import { createMessageFts } from './fts-schema.js';
+import { migrateToV7 } from './migrate-v7.js';
+import { migrateToV8 } from './migrate-v8.js';
 
 /**
  * Versioned schema migrations, tracked by `PRAGMA user_version`. Each runs in its own transaction
@@ -173,6 +175,61 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       // written before this version and on every other role. Not indexed for search: the FTS triggers list
       // their columns, so this column stays out of them.
       db.exec(`ALTER TABLE messages ADD COLUMN tool_outcome TEXT`);
+    },
+  },
+  {
+    version: 6,
+    description: 'learning journal: every background review, flush, reflection and curator run',
+    up: (db) => {
+      db.exec(`
+        -- One row per background learning run (learning/journal.ts), written when it starts and completed when it
+        -- ends, so a run that died with the process still shows as started. No foreign key on session_id: the
+        -- journal outlives the sessions it names, and a curator run has none.
+        CREATE TABLE learning_runs (
+          id          INTEGER PRIMARY KEY,
+          kind        TEXT NOT NULL,     -- memory_review | skill_review | combined_review | flush | reflection | curator
+          session_id  TEXT,
+          started_at  INTEGER NOT NULL,  -- epoch ms
+          ended_at    INTEGER,           -- NULL while running (or when the process died mid-run)
+          outcome     TEXT,              -- saved | nothing | failed | refused | cancelled; NULL while running
+          saved       TEXT NOT NULL DEFAULT '[]', -- JSON array of what was saved, as the user was told
+          refused     TEXT NOT NULL DEFAULT '[]', -- JSON array of {tool, reason}: writes that errored or were refused
+          error       TEXT,              -- why the run failed
+          detail      TEXT               -- JSON object of kind-specific counts (reflection: added/reinforced/superseded)
+        );
+        CREATE INDEX learning_runs_started ON learning_runs(started_at);
+      `);
+    },
+  },
+  {
+    version: 7,
+    description: 'message provenance (origin, copied_from); user facts the user can reject; user-model pending writes',
+    up: migrateToV7,
+  },
+  {
+    version: 8,
+    description: 'memory entry provenance (author, via) and protection; memory_changes: the agent\'s removals and replacements, for undo',
+    up: migrateToV8,
+  },
+  {
+    version: 9,
+    description: 'skill_triggers: learned "when to use" phrasings per skill version, for skill ranking',
+    up: (db) => {
+      db.exec(`
+        -- skills/skill-triggers.ts. Keyed by the hash of the skill's text (name, description, tags, category,
+        -- body): an edit gives a new row, an unchanged skill is never asked about twice. A failed attempt is a
+        -- row too (triggers NULL, error set), so it is reported and retried later instead of lost.
+        CREATE TABLE skill_triggers (
+          content_hash TEXT PRIMARY KEY,
+          skill_name   TEXT NOT NULL,
+          model        TEXT NOT NULL,
+          triggers     TEXT,              -- JSON array of phrasings; NULL when the latest attempt failed
+          error        TEXT,              -- why the latest attempt failed; NULL on success
+          attempts     INTEGER NOT NULL DEFAULT 1,
+          updated_at   INTEGER NOT NULL   -- epoch ms
+        );
+        CREATE INDEX skill_triggers_name ON skill_triggers(skill_name);
+      `);
     },
   },
 ];

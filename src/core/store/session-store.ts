@@ -6,7 +6,7 @@ import type { Usage } from '../llm/types.js';
 import type { Db } from './database.js';
 import { MessageSearch } from './message-search.js';
 import { redactMessage, type TextRedactor } from './redact-message.js';
-import type { BranchSession, NewMessage, NewSession, SearchHit, SessionRecord, SessionStore, StoredMessage } from './types.js';
+import type { BranchSession, MessageOrigin, NewMessage, NewSession, SearchHit, SessionRecord, SessionStore, StoredMessage } from './types.js';
 
 interface SessionRow {
   id: string;
@@ -35,13 +35,15 @@ interface MessageRow {
   output_tokens: number | null;
   created_at: number;
   tool_outcome: string | null;
+  origin: StoredMessage['origin'] | null;
+  copied_from: number | null;
 }
 
 /** Stored JSON is parsed through a schema like any other input (STYLE.md: types from schemas). */
 const StoredToolCalls = z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
 
 const SESSION_COLUMNS = 'id, source, model, title, parent_session_id, started_at, updated_at, ended_at, input_tokens, output_tokens, message_count';
-const MESSAGE_COLUMNS = 'id, session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome';
+const MESSAGE_COLUMNS = 'id, session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome, origin, copied_from';
 
 /**
  * Sessions and messages in the encrypted database. Every method runs in its own transaction that has
@@ -67,8 +69,8 @@ export class SqliteSessionStore implements SessionStore {
       getSession: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
       listSessions: db.prepare<[number, number], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`),
       insertMessage: db.prepare<unknown[], MessageRow>(
-        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${MESSAGE_COLUMNS}`,
+        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome, origin, copied_from)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${MESSAGE_COLUMNS}`,
       ),
       countMessages: db.prepare(`UPDATE sessions SET message_count = message_count + ?, updated_at = ? WHERE id = ?`),
       getMessages: db.prepare<[string], MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE session_id = ? ORDER BY id`),
@@ -80,8 +82,9 @@ export class SqliteSessionStore implements SessionStore {
       deleteSession: db.prepare<[string]>(`DELETE FROM sessions WHERE id = ?`),
       messageInSession: db.prepare<[number, string], { id: number }>(`SELECT id FROM messages WHERE id = ? AND session_id = ?`),
       copyMessages: db.prepare<[string, string, number]>(
-        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome)
-         SELECT ?, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome
+        // A branch's messages are copies: the learning loop has read the originals already.
+        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome, origin, copied_from)
+         SELECT ?, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome, 'copy', id
          FROM messages WHERE session_id = ? AND id <= ? ORDER BY id`,
       ),
       // The branch's totals are what its copied messages recorded, so its cost reads as its own history.
@@ -167,6 +170,10 @@ export class SqliteSessionStore implements SessionStore {
 
   getMessages(sessionId: string): StoredMessage[] {
     return this.statements.getMessages.all(sessionId).map(toMessage);
+  }
+
+  appendContinuation(sessionId: string, parentId: string, messages: readonly NewMessage[]): StoredMessage[] {
+    return this.appendMessages(sessionId, withCopyOrigins(this.getMessages(parentId), messages));
   }
 
   addUsage(sessionId: string, usage: Usage): void {
@@ -256,7 +263,34 @@ function messageValues(sessionId: string, message: NewMessage, now: number): unk
     message.outputTokens ?? null,
     now,
     message.role === 'tool' && message.outcome !== undefined ? JSON.stringify(message.outcome) : null,
+    message.origin ?? ORIGIN_OF_ROLE[message.role],
+    message.origin === 'copy' ? (message.copiedFrom ?? null) : null,
   ];
+}
+
+const ORIGIN_OF_ROLE: Record<NewMessage['role'], MessageOrigin> = { system: 'hearth', user: 'user', assistant: 'model', tool: 'tool' };
+
+/**
+ * Marks the messages carried into a child session: each one that is a message of the parent (same role and
+ * text, matched in order, a tool result by its call id) becomes a `copy` of it. A 'user' message that is
+ * none of the parent's and says nothing of its origin was rewritten on the way, so it is Hearth's text,
+ * never something the user typed (the learning loop would otherwise read it as new words from the user).
+ */
+function withCopyOrigins(parent: readonly StoredMessage[], messages: readonly NewMessage[]): NewMessage[] {
+  const used = new Set<number>();
+  let cursor = 0;
+  const same = (p: StoredMessage, m: NewMessage) =>
+    !used.has(p.id) && p.role === m.role && (m.role === 'tool' ? p.toolCallId === m.toolCallId : p.content === m.content);
+  return messages.map((message) => {
+    if (message.origin !== undefined) return message;
+    let index = parent.findIndex((p, i) => i >= cursor && same(p, message));
+    if (index === -1) index = parent.findIndex((p) => same(p, message));
+    const original = parent[index];
+    if (original === undefined) return message.role === 'user' ? { ...message, origin: 'hearth' } : message;
+    used.add(original.id);
+    cursor = index + 1;
+    return { ...message, origin: 'copy', copiedFrom: original.id };
+  });
 }
 
 /** `20250131-142501-9f3a1c`: sorts by start time, readable in a terminal, random enough not to collide. */
@@ -307,6 +341,9 @@ function toMessage(row: MessageRow): StoredMessage {
     outputTokens: row.output_tokens,
     createdAt: row.created_at,
     outcome,
+    // NULL only on a row written by an older Hearth after migrating (none should exist): read from its role.
+    origin: row.origin ?? ORIGIN_OF_ROLE[row.role],
+    copiedFrom: row.copied_from,
   };
 }
 

@@ -18,6 +18,16 @@ export interface SessionRecord {
   messageCount: number;
 }
 
+/**
+ * Who wrote a stored message (store version 7). `user`: typed by the user in this session; `model`: the
+ * assistant's reply; `tool`: a tool result; `hearth`: text Hearth wrote itself, even in a 'user' role row
+ * (compression summaries, the step-budget request, system rows); `copy`: a message duplicated from the
+ * parent session (compression's continuation, a branch), with `copiedFrom` naming the original. The
+ * learning loop reads only `user` (and `model`) rows, so nothing is learned twice or from Hearth's own words.
+ */
+export const MESSAGE_ORIGINS = ['user', 'model', 'tool', 'hearth', 'copy'] as const;
+export type MessageOrigin = (typeof MESSAGE_ORIGINS)[number];
+
 export interface StoredMessage {
   /** Stable integer id (also the FTS rowid). */
   id: number;
@@ -33,6 +43,9 @@ export interface StoredMessage {
   createdAt: number;
   /** How a tool call ended (tool rows written since store version 5); null otherwise. */
   outcome: ToolOutcome | null;
+  origin: MessageOrigin;
+  /** For `copy` rows: the id of the message this one duplicates (it may since have been deleted). */
+  copiedFrom: number | null;
 }
 
 export interface NewSession {
@@ -43,8 +56,13 @@ export interface NewSession {
   parentSessionId?: string;
 }
 
-/** `outcome` is kept for tool rows only. */
-export type NewMessage = ChatMessage & { inputTokens?: number; outputTokens?: number; outcome?: ToolOutcome };
+type WithoutOrigin<M> = M extends unknown ? Omit<M, 'origin'> : never;
+
+/**
+ * `outcome` is kept for tool rows only. `origin` defaults from the role (user → `user`, assistant → `model`,
+ * tool → `tool`, system → `hearth`); a 'user' row Hearth wrote must say `hearth` (ChatMessage carries it).
+ */
+export type NewMessage = WithoutOrigin<ChatMessage> & { inputTokens?: number; outputTokens?: number; outcome?: ToolOutcome; origin?: MessageOrigin; copiedFrom?: number };
 
 /** A new session that starts as a copy of another one's conversation (the UI's "branch from here"). */
 export interface BranchSession {
@@ -77,6 +95,12 @@ export interface SessionStore {
   endSession(sessionId: string): void;
   /** Removes the session and its messages (the FTS index follows through triggers). */
   deleteSession(sessionId: string): void;
+  /**
+   * Messages that continue `parentId`'s conversation in its child `sessionId` (compression): each one that
+   * is a message of the parent is stored as a `copy` of it; the rest keep their own origin, and a 'user'
+   * one that is not the parent's (rewritten on the way) is stored as `hearth`, never as user-typed.
+   */
+  appendContinuation(sessionId: string, parentId: string, messages: readonly NewMessage[]): StoredMessage[];
   /** A new session whose parent is `sessionId`, holding a copy of its messages (original times kept). */
   branchSession(input: BranchSession): SessionRecord;
   /** The messages with these ids that still exist, in id order. */

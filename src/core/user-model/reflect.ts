@@ -2,8 +2,9 @@ import { abortError, HearthError } from '../errors.js';
 import type { ChatModel } from '../llm/types.js';
 import { scanForInjection, describeScan } from '../safety/injection/scan.js';
 import type { SqliteSessionStore } from '../store/session-store.js';
+import { evidenceExcerpt } from '../store/migrate-v7.js';
 import type { NewFact, UserFact, UserFactStore } from './facts.js';
-import { parseReflection, REFLECTION_SYSTEM_PROMPT, reflectionUserPrompt, type ShownMessage } from './reflection-output.js';
+import { parseReflection, REFLECTION_SYSTEM_PROMPT, reflectionUserPrompt, type ProposedFact, type ShownMessage } from './reflection-output.js';
 import { isNearDuplicate } from './statement-terms.js';
 
 export interface ReflectOptions {
@@ -37,6 +38,15 @@ interface MessageRow {
   created_at: number;
 }
 
+/** Where the skill hint (skills/relevance.ts) starts when the host appended it to the typed request. */
+const SKILL_HINT = '\n\nSkills that look relevant to this request (';
+
+/** The words the user typed: the skill hint Hearth appended to the request is not theirs. */
+export function typedText(content: string): string {
+  const hint = content.indexOf(SKILL_HINT);
+  return hint === -1 ? content : content.slice(0, hint);
+}
+
 /**
  * One reflection pass over the user's messages newer than the cursor, across all sessions: one model call
  * (no tools) proposes facts with evidence; evidence must be among the messages shown (fabricated ids are
@@ -56,8 +66,9 @@ export async function reflectOnUser(options: ReflectOptions): Promise<Reflection
   const parsed = parseReflection(answer);
   for (const bad of parsed.invalid) result.rejected.push({ statement: bad.item, reason: `malformed: ${bad.reason}` });
 
-  const shownIds = new Set(messages.map((m) => m.id));
-  const proposals = parsed.facts.map((fact) => (fact ? checkProposal(fact, shownIds, result) : null));
+  const shown = new Map(messages.map((m) => [m.id, m]));
+  const rejectedByUser = facts.list('rejected');
+  const proposals = parsed.facts.map((fact) => (fact ? checkProposal(fact, shown, rejectedByUser, result) : null));
   const to = messages.at(-1)?.id ?? from;
 
   facts.transaction(() => {
@@ -87,17 +98,20 @@ function newUserMessages(options: ReflectOptions, after: number): ShownMessage[]
   const maxMessages = options.maxMessages ?? 40;
   const maxChars = options.maxChars ?? 12_000;
   const perMessage = options.maxMessageChars ?? 1_500;
-  // Cron jobs and subagents write 'user' messages too, but those are task prompts, not the user talking.
+  // Only what the user typed (store version 7 origins): never a compression summary or other text Hearth
+  // put in a user-role row, never a copy of a message already read in the parent session (compression,
+  // branches). Cron jobs and subagents write 'user' messages too, but those are task prompts.
   const rows = options.store.db
     .prepare<[number, number], MessageRow>(
       `SELECT m.id, m.session_id, m.content, m.created_at FROM messages m JOIN sessions s ON s.id = m.session_id
-       WHERE m.role = 'user' AND m.id > ? AND s.source NOT IN ('cron', 'subagent') ORDER BY m.id LIMIT ?`,
+       WHERE m.role = 'user' AND m.origin = 'user' AND m.id > ? AND s.source NOT IN ('cron', 'subagent') ORDER BY m.id LIMIT ?`,
     )
     .all(after, maxMessages);
   const shown: ShownMessage[] = [];
   let chars = 0;
   for (const row of rows) {
-    const content = row.content.length > perMessage ? `${row.content.slice(0, perMessage)} […]` : row.content;
+    const typed = typedText(row.content);
+    const content = typed.length > perMessage ? `${typed.slice(0, perMessage)} […]` : typed;
     // Always at least one message, so a pass can never get stuck behind one long message.
     if (shown.length > 0 && chars + content.length > maxChars) break;
     shown.push({ id: row.id, sessionId: row.session_id, content, createdAt: row.created_at });
@@ -125,11 +139,22 @@ async function complete(model: ChatModel, prompt: string, signal: AbortSignal): 
   return text;
 }
 
-/** Evidence limited to the messages shown; unsafe statements refused (facts are rendered into the prompt). */
-function checkProposal(fact: NewFact, shownIds: ReadonlySet<number>, result: ReflectionResult): NewFact | null {
-  const evidence = fact.evidence.filter((id) => shownIds.has(id));
+/**
+ * Evidence limited to the messages shown, each cited by session, id and excerpt; unsafe statements refused
+ * (facts are rendered into the prompt); a fact the user rejected is not learned again from new evidence.
+ */
+function checkProposal(fact: ProposedFact, shown: ReadonlyMap<number, ShownMessage>, rejectedByUser: readonly UserFact[], result: ReflectionResult): NewFact | null {
+  const evidence = fact.evidence.flatMap((id) => {
+    const message = shown.get(id);
+    return message === undefined ? [] : [{ messageId: id, sessionId: message.sessionId, excerpt: evidenceExcerpt(message.content) }];
+  });
   if (evidence.length === 0) {
     result.rejected.push({ statement: fact.statement, reason: `no valid evidence (cited ${JSON.stringify(fact.evidence)}, none among the messages shown)` });
+    return null;
+  }
+  const wrong = rejectedByUser.find((f) => f.category === fact.category && isNearDuplicate(f.statement, fact.statement));
+  if (wrong !== undefined) {
+    result.rejected.push({ statement: fact.statement, reason: `the user marked this wrong (fact #${wrong.id})` });
     return null;
   }
   const scan = scanForInjection(fact.statement, { source: 'user_model' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HearthError } from '../errors.js';
-import { FACT_CATEGORIES, type NewFact, type UserFact } from './facts.js';
+import { FACT_CATEGORIES, type FactCategory, type UserFact } from './facts.js';
 
 /**
  * The reflection prompt and the parsing of the model's answer. Models wrap JSON in code fences, add a
@@ -48,7 +48,7 @@ const MessageId = z.preprocess((v) => (typeof v === 'string' ? Number(v.replace(
 /** Percentages (80) are read as 0.8; a missing confidence is treated as a weak inference. */
 const Confidence = z.preprocess((v) => (typeof v === 'number' && v > 1 && v <= 100 ? v / 100 : v), z.number().min(0).max(1)).default(0.5);
 
-const ProposedFact = z.object({
+const ProposedFactShape = z.object({
   category: z.enum(FACT_CATEGORIES),
   statement: z.string().trim().min(3).max(400),
   confidence: Confidence,
@@ -66,9 +66,17 @@ const ReflectionShape = z.object({
   supersede: z.array(z.unknown()).default([]),
 });
 
+/** A fact as the model proposed it: evidence is the message ids it cited, not yet checked. */
+export interface ProposedFact {
+  category: FactCategory;
+  statement: string;
+  confidence: number;
+  evidence: number[];
+}
+
 export interface ParsedReflection {
   /** Same positions as the model's array (by_index refers to them); `null` where that fact was invalid. */
-  facts: Array<NewFact | null>;
+  facts: Array<ProposedFact | null>;
   supersede: Array<{ factId: number; byIndex: number; reason: string }>;
   /** Facts or supersede entries dropped for their shape. */
   invalid: Array<{ item: string; reason: string }>;
@@ -85,7 +93,7 @@ export function parseReflection(text: string): ParsedReflection {
   }
   const invalid: ParsedReflection['invalid'] = [];
   const facts = shape.data.facts.map((raw) => {
-    const fact = ProposedFact.safeParse(raw);
+    const fact = ProposedFactShape.safeParse(raw);
     if (fact.success) return fact.data;
     invalid.push({ item: JSON.stringify(raw).slice(0, 120), reason: fact.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
     return null;

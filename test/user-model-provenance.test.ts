@@ -1,0 +1,157 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { SUMMARY_MARKER } from '../src/core/agent/compression/index.js';
+import { SUMMARY_SYSTEM_PROMPT } from '../src/core/agent/compression/summarize.js';
+import { AgentHost } from '../src/core/agent/host.js';
+import { defaultConfig } from '../src/core/config/schema.js';
+import { LocalBackend } from '../src/core/exec/local.js';
+import { OpenAICompatibleModel } from '../src/core/llm/providers/openai.js';
+import type { ChatRequest } from '../src/core/llm/types.js';
+import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
+import { createToolset } from '../src/core/tools/registry.js';
+import { UserFactStore } from '../src/core/user-model/facts.js';
+import { reflectOnUser } from '../src/core/user-model/reflect.js';
+import { validSummary } from './fixtures/compression-histories.js';
+import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
+import type { ScriptedServer } from './fixtures/scripted-turns.js';
+import { ScriptedModel } from './fixtures/scripted-model.js';
+import { createTempStore, type TempStore } from './fixtures/temp-store.js';
+
+/**
+ * Issue 11, problem 2: after a compression the reflection was shown Hearth's own summary as the user's
+ * words, and the copies of earlier messages (duplicated into the child session) as new messages, so a
+ * fact could be minted from a summary's paraphrase. Every stored message now says who wrote it.
+ */
+
+/** A 4K window, so a few long answers pass the compression threshold (as in agent-compression.test.ts). */
+class SmallWindowModel extends ScriptedModel {
+  readonly contextLength = 4096;
+}
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-provenance-')));
+const backend = new LocalBackend();
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+});
+afterAll(async () => {
+  await backend.dispose();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function longAnswer(turn: number): string {
+  return Array.from({ length: 120 }, (_, i) => `fact${turn}_${i}`).join(' ');
+}
+
+const isSummaryRequest = (request: ChatRequest) => request.messages[0]?.content === SUMMARY_SYSTEM_PROMPT;
+
+/** Five turns in a 4K window: the conversation is compressed and continues in a child session. */
+async function compressedConversation(questions: readonly string[]): Promise<{ temp: TempStore; parent: string; child: string }> {
+  const temp = createTempStore('hearth-provenance-store-');
+  const store = temp.open();
+  let turn = 0;
+  const model = new SmallWindowModel((request) => {
+    if (isSummaryRequest(request)) return { text: validSummary('tea-notes') };
+    turn += 1;
+    return { text: longAnswer(turn) };
+  });
+  const home = join(root, `home-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(home);
+  const host = new AgentHost({
+    store,
+    model,
+    tools: createToolset('lite', { backend }),
+    approvals: new ApprovalPolicyBroker(),
+    home,
+    workspace: root,
+    compression: { ...defaultConfig().compression, protect_first_n: 1, protect_last_n: 2 },
+  });
+  cleanups.push(async () => {
+    await host.close();
+    temp.cleanup();
+  });
+  const parent = host.startSession({ source: 'cli' });
+  let child: string | null = null;
+  for (const question of questions) {
+    for await (const event of host.send(parent, question)) if (event.type === 'compressed') child = event.sessionId;
+  }
+  if (child === null) throw new Error('the conversation was never compressed; the test needs a compression');
+  return { temp, parent, child };
+}
+
+let server: ScriptedServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+describe('message provenance and the reflection', () => {
+  const QUESTIONS = ['I brew green tea at 80 degrees.', 'I keep my notes in Obsidian.', 'I work from Lisbon.', 'I prefer short answers.', 'Please answer in British English.'];
+
+  it('after a compression the reflection never sees the summary or the copies, and a fact cannot cite them', async () => {
+    const { temp, parent, child } = await compressedConversation(QUESTIONS);
+    const store = temp.open();
+    const childRows = store.getMessages(child);
+    const summary = childRows.find((m) => m.content.startsWith(SUMMARY_MARKER));
+    const copies = childRows.filter((m) => m.origin === 'copy');
+    // The child holds the summary (Hearth's words in a user-role row) and copies of the parent's messages.
+    expect(summary?.role).toBe('user');
+    expect(summary?.origin).toBe('hearth');
+    expect(copies.length).toBeGreaterThan(0);
+    const parentIds = new Set(store.getMessages(parent).map((m) => m.id));
+    for (const copy of copies) expect(parentIds.has(copy.copiedFrom ?? -1)).toBe(true);
+    const copiedUser = copies.filter((m) => m.role === 'user');
+    expect(copiedUser.length).toBeGreaterThan(0);
+
+    // The reflection's model cites the summary and the copies as evidence, as a confused model would.
+    const cited = [summary?.id ?? 0, ...copiedUser.map((m) => m.id)];
+    const answer = { facts: [{ category: 'preference', statement: 'The user likes tea notes summarised.', confidence: 0.9, evidence: cited }], supersede: [] };
+    server = await startScriptedOpenAIServer(() => ({ text: JSON.stringify(answer) }), { chunkChars: 64 });
+    const facts = new UserFactStore(store.db);
+    const result = await reflectOnUser({ model: new OpenAICompatibleModel({ id: 'openai:reflector', baseUrl: server.url, model: 'reflector', retryBaseDelayMs: 1 }), store, facts, signal: new AbortController().signal });
+
+    const prompt = (server.requests[0] as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'user')?.content ?? '';
+    expect(prompt).not.toContain(SUMMARY_MARKER);
+    expect(prompt).not.toContain(`[message ${summary?.id}]`);
+    for (const copy of copiedUser) expect(prompt).not.toContain(`[message ${copy.id}]`);
+    // Each thing the user typed is shown exactly once, whichever session holds it.
+    for (const question of QUESTIONS) expect(prompt.split(question).length - 1).toBe(1);
+    expect(result.messagesRead).toBe(QUESTIONS.length);
+    expect(result.added).toEqual([]);
+    expect(result.rejected).toEqual([{ statement: 'The user likes tea notes summarised.', reason: expect.stringContaining('no valid evidence') as string }]);
+    expect(facts.active()).toEqual([]);
+  });
+
+  it('a fact cites session, message and excerpt of what the user typed', async () => {
+    const temp = createTempStore('hearth-provenance-cite-');
+    cleanups.push(() => temp.cleanup());
+    const store = temp.open();
+    store.createSession({ id: 's-tea', source: 'cli', model: 'm' });
+    const typed = store.appendMessage('s-tea', { role: 'user', content: 'I always   brew green tea\nat 80 degrees.' });
+    const answer = { facts: [{ category: 'preference', statement: 'The user brews green tea at 80 degrees.', confidence: 0.9, evidence: [typed.id] }], supersede: [] };
+    server = await startScriptedOpenAIServer(() => ({ text: JSON.stringify(answer) }), { chunkChars: 64 });
+    const facts = new UserFactStore(store.db);
+    await reflectOnUser({ model: new OpenAICompatibleModel({ id: 'openai:reflector', baseUrl: server.url, model: 'reflector', retryBaseDelayMs: 1 }), store, facts, signal: new AbortController().signal });
+    expect(facts.active().map((f) => f.evidence)).toEqual([[{ messageId: typed.id, sessionId: 's-tea', excerpt: 'I always brew green tea at 80 degrees.' }]]);
+  });
+
+  it('a branch copies messages as copies, and Hearth-written user rows are not user-typed', () => {
+    const temp = createTempStore('hearth-provenance-branch-');
+    cleanups.push(() => temp.cleanup());
+    const store = temp.open();
+    store.createSession({ id: 's-a', source: 'cli', model: 'm' });
+    const typed = store.appendMessage('s-a', { role: 'user', content: 'I use tabs.' });
+    const notice = store.appendMessage('s-a', { role: 'user', content: 'You have reached the limit of steps for this turn.', origin: 'hearth' });
+    store.appendMessage('s-a', { role: 'assistant', content: 'Noted.' });
+    const branch = store.branchSession({ sessionId: 's-a', source: 'cli' });
+    expect(typed.origin).toBe('user');
+    expect(notice.origin).toBe('hearth');
+    expect(store.getMessages(branch.id).map((m) => [m.origin, m.copiedFrom])).toEqual([
+      ['copy', typed.id],
+      ['copy', notice.id],
+      ['copy', notice.id + 1],
+    ]);
+  });
+});
