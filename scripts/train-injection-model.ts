@@ -179,12 +179,14 @@ oof.forEach((score, i) => {
 const threshold = (rate: number) => Math.max(thresholdForFalsePositiveRate([...benignMax.corpus.values()], rate), thresholdForFalsePositiveRate([...benignMax.disk.values()], rate));
 const flagAt = Math.max(0.5, threshold(FLAG_FP));
 const greyAt = Math.min(flagAt, Math.max(0.3, threshold(GREY_FP)));
-// `clearAt` and the rules it may overrule (scan.ts), chosen on the same out-of-fold scores. For a candidate
-// score c, a rule may be overruled when, among corpus entries the rules flag with visible findings only and the
-// model scores below c, those holding that rule were clean at least OVERRULE_ODDS times per attack (and at
-// least OVERRULE_MIN_CLEAN times); an entry is cleared when every finding is such a rule's. `clearAt` is the
-// c (on a 0.005 grid, below greyAt) that clears the most clean entries while its cleared attacks are at most
-// CLEAR_COST of the corpus's.
+// The rules the model may overrule (scan.ts), each below its own score, chosen on the same out-of-fold scores.
+// Rule r may be overruled below c when, among corpus entries the rules flag with visible findings only and the
+// model scores below c, those holding r were clean at least OVERRULE_ODDS times per attack (and at least
+// OVERRULE_MIN_CLEAN times); r's threshold is the highest such c (on a 0.005 grid) up to a common cap, and an
+// entry is cleared when its score is below the threshold of every rule it holds. The cap (below greyAt) is the
+// one that clears the most clean entries while its cleared attacks are at most CLEAR_COST of the corpus's.
+// One threshold for all rules (before 2026-12-02, third session) left a rule such as fake_transcript, which
+// conversation logs trip, overruled only below 0.12, where few benign logs score.
 const entryScore = new Map<string, number>();
 oof.forEach((score, i) => {
   const group = groups[i] as string;
@@ -202,35 +204,47 @@ for (const entry of [...dev, ...oldCorpusEntries()]) {
   const found = ruleFindings(text);
   if (found.length > 0 && found.every(isVisibleFinding)) visibleOnly.push({ attack: entry.label === 'attack', score, rules: [...new Set(found.map((f) => f.rule))] });
 }
-function clearing(at: number): { rules: Set<string>; attacks: number; clean: number } {
-  const below = visibleOnly.filter((e) => e.score < at);
-  const tally = new Map<string, { attacks: number; clean: number }>();
-  for (const e of below) for (const rule of e.rules) {
-    const t = tally.get(rule) ?? { attacks: 0, clean: 0 };
-    if (e.attack) t.attacks++;
-    else t.clean++;
-    tally.set(rule, t);
+const GRID = 0.005;
+const gridSteps = Math.floor(greyAt / GRID);
+/** Per rule, per grid step g: the highest step ≤ g at which the rule's odds hold (0: none). */
+const bestStepUpTo = new Map<string, Int32Array>();
+{
+  const byRule = new Map<string, Array<{ attack: boolean; score: number }>>();
+  for (const e of visibleOnly) for (const rule of e.rules) if (!NEVER_OVERRULED.has(rule)) (byRule.get(rule) ?? byRule.set(rule, []).get(rule))?.push(e);
+  for (const [rule, entries] of byRule) {
+    const best = new Int32Array(gridSteps + 1);
+    for (let g = 1; g <= gridSteps; g++) {
+      const below = entries.filter((e) => e.score < g * GRID);
+      const clean = below.filter((e) => !e.attack).length;
+      const attacks = below.length - clean;
+      best[g] = clean >= OVERRULE_MIN_CLEAN && clean >= OVERRULE_ODDS * attacks ? g : (best[g - 1] as number);
+    }
+    bestStepUpTo.set(rule, best);
   }
-  const rules = new Set([...tally].filter(([rule, t]) => !NEVER_OVERRULED.has(rule) && t.clean >= OVERRULE_MIN_CLEAN && t.clean >= OVERRULE_ODDS * t.attacks).map(([rule]) => rule));
-  const cleared = below.filter((e) => e.rules.every((r) => rules.has(r)));
-  return { rules, attacks: cleared.filter((e) => e.attack).length, clean: cleared.filter((e) => !e.attack).length };
 }
-let clearAt = 0;
+function clearing(cap: number): { byRule: Map<string, number>; attacks: number; clean: number } {
+  const byRule = new Map<string, number>();
+  for (const [rule, best] of bestStepUpTo) if ((best[cap] as number) > 0) byRule.set(rule, Number(((best[cap] as number) * GRID).toFixed(3)));
+  const cleared = visibleOnly.filter((e) => e.rules.every((r) => e.score < (byRule.get(r) ?? 0)));
+  return { byRule, attacks: cleared.filter((e) => e.attack).length, clean: cleared.filter((e) => !e.attack).length };
+}
 let clear = clearing(0);
-for (let at = 0.005; at < greyAt; at += 0.005) {
-  const candidate = clearing(at);
-  if (candidate.attacks <= CLEAR_COST * corpusAttacks && candidate.clean > clear.clean) [clearAt, clear] = [Number(at.toFixed(3)), candidate];
+for (let cap = 1; cap <= gridSteps; cap++) {
+  const candidate = clearing(cap);
+  if (candidate.attacks <= CLEAR_COST * corpusAttacks && candidate.clean > clear.clean) clear = candidate;
 }
-const overrulable = [...clear.rules].sort();
+const overrulable = [...clear.byRule.keys()].sort();
+const clearAtByRule = Object.fromEntries(overrulable.map((rule) => [rule, clear.byRule.get(rule) as number]));
+const clearAt = Math.max(0, ...Object.values(clearAtByRule));
 const attackOof = oof.filter((_, i) => examples[i]?.label === 1);
 const recall = attackOof.filter((s) => s >= flagAt).length / Math.max(1, attackOof.length);
 
 const model = trainLinearModel(examples, options);
-const bytes = encodeWeights({ buckets: options.buckets, bias: model.bias, flagAt, greyAt, clearAt, overrulable, trainedOn: counts }, model.weights);
+const bytes = encodeWeights({ buckets: options.buckets, bias: model.bias, flagAt, greyAt, clearAt, overrulable, clearAtByRule, trainedOn: counts }, model.weights);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, bytes);
 console.log(
   `train-injection-model: ${examples.length} examples (${Object.entries(counts)
     .map(([k, v]) => `${v} ${k}`)
-    .join(', ')}); corpus clean entries weigh ${hardWeight.toFixed(1)}; ${excluded.size} test-split files left out; flagAt ${flagAt.toFixed(3)} greyAt ${greyAt.toFixed(3)} clearAt ${clearAt.toFixed(3)} over ${overrulable.length} rules (out of fold it clears ${clear.clean} of ${corpusClean} clean entries the rules flag, at the cost of ${clear.attacks} of ${corpusAttacks} attacks: ${overrulable.join(', ')}); out-of-fold attack recall at flagAt ${(recall * 100).toFixed(1)} %; wrote ${(bytes.length / 1024).toFixed(0)} KB to ${relative(REPO_ROOT, out)}`,
+    .join(', ')}); corpus clean entries weigh ${hardWeight.toFixed(1)}; ${excluded.size} test-split files left out; flagAt ${flagAt.toFixed(3)} greyAt ${greyAt.toFixed(3)} overrules ${overrulable.length} rules below their own scores, up to ${clearAt.toFixed(3)} (out of fold that clears ${clear.clean} of the ${corpusClean} clean entries, at the cost of ${clear.attacks} of ${corpusAttacks} attacks: ${overrulable.map((r) => `${r} ${clearAtByRule[r]}`).join(', ')}); out-of-fold attack recall at flagAt ${(recall * 100).toFixed(1)} %; wrote ${(bytes.length / 1024).toFixed(0)} KB to ${relative(REPO_ROOT, out)}`,
 );

@@ -27,6 +27,11 @@ export type LinearWeights = WeightTable & {
   clearAt: number;
   /** The rules a score below `clearAt` may overrule (scan.ts); empty: none. */
   overrulable: ReadonlySet<string>;
+  /**
+   * Each overrulable rule's own threshold, when the weights file has them (then `clearAt` is the highest of
+   * them): a rule whose findings stayed clean up to a higher score may be overruled up to there (scan.ts).
+   */
+  clearAtByRule?: ReadonlyMap<string, number>;
 };
 
 const FNV_OFFSET = 0x811c9dc5;

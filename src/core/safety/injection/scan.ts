@@ -3,7 +3,7 @@ import { directiveSpans } from './directive.js';
 import { INTENT_RULES } from './intents.js';
 import { KeywordIndex, keywordGateOf } from './keyword-index.js';
 import { codePointLabel, decodeTagMessage, findInvisibleCharacters, type InvisibleCharacter } from './invisible-unicode.js';
-import { scoreText } from './linear-model.js';
+import { scoreText, type LinearWeights } from './linear-model.js';
 import { isDocumentedToken, isQuotedMention, readsAsDiscussion } from './mention.js';
 import { loadInjectionModel } from './model-weights.js';
 import { PHRASING_CATEGORIES, TEXT_RULES, type InjectionCategory, type InjectionSeverity, type TextRule } from './patterns.js';
@@ -194,10 +194,11 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
   const ignored = new Set(options.ignoreRules ?? []);
   const { findings, view } = findByRules(text, ignored);
   const model = modelOpinion(view.text);
-  if (model.opinion.state === 'scored' && !ignored.has(MODEL_RULE) && model.opinion.score < model.opinion.clearAt && modelMayOverrule(findings, model.overrulable)) {
+  if (model.opinion.state === 'scored' && !ignored.has(MODEL_RULE) && modelMayOverrule(findings, model.overrulable, model.opinion.score)) {
     // The rules matched words an order would use; the model, trained on thousands of texts that use those
     // words benignly, is confident this one does not give an order, and for these rules its confident "no"
-    // has been right far more often than the rule (out of fold; the training script picks them). So it
+    // has been right far more often than the rule (out of fold; the training script picks them, each with the
+    // score below which that held). So it
     // overrules them: the verdict is clean, in the grey zone (a configured judge is asked), and the
     // overruled findings stay in the result.
     return { verdict: 'clean', findings: [], overruled: findings, source: options.source, model: model.opinion, greyZone: true };
@@ -225,23 +226,42 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
   return { verdict, findings, source: options.source, model: model.opinion, greyZone: verdict !== 'blocked' && greyZone };
 }
 
-const NONE_OVERRULABLE: ReadonlySet<string> = new Set();
+/** Rule id → the score below which the model's "benign" overrules that rule's findings. */
+export type OverruleThresholds = ReadonlyMap<string, number>;
 
-function modelOpinion(text: string): { opinion: ModelOpinion; start: number; length: number; overrulable: ReadonlySet<string> } {
+const NONE_OVERRULABLE: OverruleThresholds = new Map();
+
+function modelOpinion(text: string): { opinion: ModelOpinion; start: number; length: number; overrulable: OverruleThresholds } {
   const status = loadInjectionModel();
   if (status.state === 'unavailable') return { opinion: { state: 'unavailable', reason: status.reason }, start: 0, length: 0, overrulable: NONE_OVERRULABLE };
   const best = scoreText(status.model, text);
-  const { flagAt, greyAt, clearAt, overrulable } = status.model;
-  return { opinion: { state: 'scored', score: best.score, flagAt, greyAt, clearAt }, start: best.start, length: best.length, overrulable };
+  const { flagAt, greyAt, clearAt } = status.model;
+  return { opinion: { state: 'scored', score: best.score, flagAt, greyAt, clearAt }, start: best.start, length: best.length, overrulable: overruleThresholds(status.model) };
+}
+
+const thresholdsCache = new WeakMap<LinearWeights, OverruleThresholds>();
+
+/**
+ * Each overrulable rule's own threshold (`clearAtByRule`, weights files since 2026-12-02), else the one
+ * `clearAt` for every rule in `overrulable` (older files).
+ */
+export function overruleThresholds(model: LinearWeights): OverruleThresholds {
+  let thresholds = thresholdsCache.get(model);
+  if (thresholds === undefined) {
+    thresholds = model.clearAtByRule ?? new Map([...model.overrulable].map((rule) => [rule, model.clearAt]));
+    thresholdsCache.set(model, thresholds);
+  }
+  return thresholds;
 }
 
 /**
- * Whether the model may overrule these findings: each is visible text matched as written, by a rule in
- * `overrulable` (the weights file's list). Never what was hidden (invisible characters, hidden markup,
- * anything found only after decoding): the model scores the visible text and cannot vouch for those.
+ * Whether the model, scoring the text `score`, may overrule these findings: each is visible text matched as
+ * written, by a rule whose threshold in `overrulable` is above the score. Never what was hidden (invisible
+ * characters, hidden markup, anything found only after decoding): the model scores the visible text and
+ * cannot vouch for those.
  */
-export function modelMayOverrule(findings: readonly InjectionFinding[], overrulable: ReadonlySet<string>): boolean {
-  return findings.length > 0 && findings.every((f) => isVisibleFinding(f) && overrulable.has(f.rule) && !NEVER_OVERRULED.has(f.rule));
+export function modelMayOverrule(findings: readonly InjectionFinding[], overrulable: OverruleThresholds, score: number): boolean {
+  return findings.length > 0 && findings.every((f) => isVisibleFinding(f) && !NEVER_OVERRULED.has(f.rule) && score < (overrulable.get(f.rule) ?? 0));
 }
 
 /**
