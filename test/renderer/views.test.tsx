@@ -105,11 +105,13 @@ describe('app views', () => {
     // Catches an edit sent as add (duplicating the entry) or the budget bar reading the wrong numbers.
     await renderApp({
       'memory.list': async () => [
-        { target: 'memory' as const, entries: [{ index: 0, content: 'Project uses pnpm' }], usedChars: 17, limitChars: 2200 },
+        { target: 'memory' as const, entries: [{ index: 0, content: 'Project uses pnpm', id: 1, protected: false, author: 'agent' as const, via: 'tool' }], usedChars: 17, limitChars: 2200 },
         { target: 'user' as const, entries: [], usedChars: 0, limitChars: 1375 },
       ],
-      'userModel.facts': async () => [{ id: 1, statement: 'Prefers TypeScript', category: 'preference', confidence: 0.8, status: 'active' as const, evidence: [{ messageId: 9, sessionId: 's1', excerpt: 'I always use TS' }] }],
+      'userModel.facts': async () => [{ id: 1, statement: 'Prefers TypeScript', category: 'preference', confidence: 0.8, status: 'active' as const, source: 'reflection' as const, evidence: [{ messageId: 9, sessionId: 's1', excerpt: 'I always use TS' }] }],
       'memory.replace': async () => ({ ok: true as const }),
+      'memory.changes': async () => [],
+      'pending.list': async () => [],
     });
     fireEvent.click(screen.getByTestId('nav-memory'));
     const meter = (await screen.findAllByTestId('memory-budget'))[0]?.querySelector('meter');

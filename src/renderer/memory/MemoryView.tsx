@@ -1,25 +1,30 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { z } from 'zod';
-import type { MemoryStoreView, UserFactView } from '../../shared/contract.js';
+import type { MemoryChangeView, MemoryStoreView, UserFactView } from '../../shared/contract.js';
 import { useServices } from '../app/services.js';
 import { ErrorText } from '../common/ErrorText.js';
 import { useAttempt } from '../common/use-attempt.js';
 import { useT } from '../i18n/i18n.js';
+import { PendingChanges } from '../skills/PendingChanges.js';
+import { AgentChanges } from './AgentChanges.js';
 import { MemoryStoreCard } from './MemoryStoreCard.js';
+import { UserFacts } from './UserFacts.js';
 
 export function MemoryView() {
   const t = useT();
   const { api, chat, nav } = useServices();
   const [stores, setStores] = useState<z.infer<typeof MemoryStoreView>[]>([]);
   const [facts, setFacts] = useState<z.infer<typeof UserFactView>[]>([]);
+  const [changes, setChanges] = useState<z.infer<typeof MemoryChangeView>[]>([]);
 
   const { error, attempt } = useAttempt();
   const reload = useCallback(
     () =>
       attempt(async () => {
-        const [s, f] = await Promise.all([api.invoke('memory.list', {}), api.invoke('userModel.facts', {})]);
+        const [s, f, c] = await Promise.all([api.invoke('memory.list', {}), api.invoke('userModel.facts', {}), api.invoke('memory.changes', {})]);
         setStores(s);
         setFacts(f);
+        setChanges(c);
       }),
     [api, attempt],
   );
@@ -50,37 +55,22 @@ export function MemoryView() {
               add: (content) => change(() => api.invoke('memory.add', { target: store.target, content })),
               replace: (oldText, content) => change(() => api.invoke('memory.replace', { target: store.target, oldText, content })),
               remove: (oldText) => change(() => api.invoke('memory.remove', { target: store.target, oldText })),
+              protect: (id, value) => change(() => api.invoke('memory.protect', { id, protected: value })),
             }}
           />
         ))}
       </div>
-      <h2>{t('memory.userModel')}</h2>
-      <ul className="facts" data-testid="user-facts">
-        {facts.length === 0 && <li className="muted">{t('memory.noFacts')}</li>}
-        {facts.map((fact) => (
-          <li key={fact.id} className="fact card" data-testid="user-fact">
-            <div>
-              <strong>{fact.statement}</strong>
-              <span className="muted">
-                {' '}
-                · {fact.category} · {t('memory.confidence', { percent: Math.round(fact.confidence * 100) })}
-              </span>
-            </div>
-            <ul className="evidence">
-              {fact.evidence.map((e) => (
-                <li key={e.messageId} data-testid="fact-evidence">
-                  <q>{e.excerpt}</q>
-                  {e.sessionId && (
-                    <button type="button" className="link" data-testid="fact-evidence-open" onClick={() => void openEvidence(e.sessionId as string)}>
-                      {t('memory.openSession')}
-                    </button>
-                  )}
-                </li>
-              ))}
-            </ul>
-          </li>
-        ))}
-      </ul>
+      <PendingChanges kind="memory" onDecided={() => void reload()} />
+      <AgentChanges changes={changes} onUndo={(changeId) => change(() => api.invoke('memory.undo', { changeId }))} />
+      <UserFacts
+        facts={facts}
+        actions={{
+          correct: (id, statement) => change(() => api.invoke('userModel.correct', { id, statement })),
+          reject: (id) => change(() => api.invoke('userModel.reject', { id })),
+          remove: (id) => change(() => api.invoke('userModel.delete', { id })),
+          openEvidence,
+        }}
+      />
     </section>
   );
 }
