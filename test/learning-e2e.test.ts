@@ -114,7 +114,7 @@ describe('the learning loop closes across sessions', () => {
 
     // The user was told what changed, and it is really there.
     expect(background.filter((e) => e.type === 'learning').map((e) => (e as { message: string }).message)).toEqual(
-      expect.arrayContaining(['Memory updated', expect.stringMatching(/Skill 'publish-docs' created/)]),
+      expect.arrayContaining([`Added to user profile: '${PREFERENCE}'`, expect.stringMatching(/Skill 'publish-docs' created/)]),
     );
     expect(background.find((e) => e.type === 'review' && e.state === 'finished')).toBeDefined();
     const skillDir = join(home, 'skills', 'publish-docs');

@@ -8,6 +8,7 @@ import { loadConfig } from '../src/core/config/load.js';
 import { createLearning } from '../src/core/learning/components.js';
 import { createModelChain } from '../src/core/llm/registry.js';
 import { MemoryStore } from '../src/core/memory/store.js';
+import { USER_IN_APP } from '../src/core/memory/provenance.js';
 import type { SqliteSessionStore } from '../src/core/store/session-store.js';
 import { openStore } from '../src/core/store/open-store.js';
 import { UserFactStore } from '../src/core/user-model/facts.js';

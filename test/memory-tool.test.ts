@@ -24,13 +24,13 @@ afterEach(() => temp.cleanup());
 const ctx = () => toolContext({ workspace: temp.dir, notify: (u) => updates.push(u) });
 
 describe('memory tool', () => {
-  it('a successful write tells the user "Memory updated" and shows the model the live state (catches silent learning)', async () => {
+  it('a successful write tells the user what was saved, by name, and shows the model the live state (catches silent learning)', async () => {
     const tool = createMemoryTool({ memory, limits: { memory: 2200, user: 1375 } });
     const result = await runTool(tool, { action: 'add', target: 'user', content: 'User prefers tabs' }, ctx());
     expect(result.isError).toBeUndefined();
     expect(result.content).toContain('Added to user profile');
     expect(result.content).toContain('Live user profile [1% — 17/1,375 chars]:\n[1] User prefers tabs');
-    expect(updates).toEqual([{ kind: 'learning', action: 'memory_updated', target: 'user', message: 'Memory updated' }]);
+    expect(updates).toEqual([{ kind: 'learning', action: 'memory_updated', target: 'user', message: "Added to user profile: 'User prefers tabs'" }]);
     expect(memory.read('user').map((e) => e.content)).toEqual(['User prefers tabs']);
   });
 

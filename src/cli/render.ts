@@ -75,7 +75,7 @@ export class TerminalRenderer {
         return;
       case 'learning':
         this.breakLine();
-        this.activity.write(s.green(`✦ ${event.message}\n`));
+        this.activity.write(s.green(`✦ ${event.message}`) + (event.undo ? s.dim(`  (undo: hearth memory undo ${event.undo.memoryChange})`) : '') + '\n');
         return;
       case 'review':
         this.breakLine();

@@ -45,6 +45,12 @@ export type HearthErrorCode =
   | 'memory_no_match'
   /** `old_text` matched several memory entries; it must identify one. */
   | 'memory_ambiguous_match'
+  /** The agent tried to replace or remove an entry the user wrote, confirmed or marked as a rule; it goes to the user as a pending change. */
+  | 'memory_protected'
+  /** No memory change (an agent removal or replacement) with that id. */
+  | 'memory_change_not_found'
+  /** A memory change cannot be undone: already undone, or the entry changed again since. */
+  | 'memory_undo_conflict'
   /** The injection scanner refused the text (prompt injection, exfiltration, invisible Unicode). */
   | 'content_unsafe'
   // skills (skill_manage, curator)

@@ -66,13 +66,15 @@ export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
   /**
    * The learning loop changed (or staged a change to) what Hearth knows: "Skill 'deploy-docs' created",
-   * "Memory updated". Emitted by the agent's own tools and by background reviews.
+   * "Removed from user profile: 'Prefers tabs'" (memory changes always name the entry). Emitted by the agent's own tools and by background reviews.
    */
   z.object({
     type: z.literal('learning'),
     action: z.enum(['skill_created', 'skill_updated', 'skill_deleted', 'skill_archived', 'memory_updated', 'user_model_updated', 'write_staged']),
     target: z.string(),
     message: z.string(),
+    /** The agent removed or replaced a memory entry: `memory.undo` / `hearth memory undo <id>` puts it back. */
+    undo: z.object({ memoryChange: z.number().int() }).optional(),
   }),
   /** A background review started or ended (it never blocks the user; it can be cancelled). */
   z.object({ type: z.literal('review'), state: z.enum(['started', 'finished', 'failed', 'cancelled']), reason: z.string() }),

@@ -2,6 +2,7 @@ import { errorMessage, isHearthError } from '../errors.js';
 import type { MemoryTarget } from './budget.js';
 import { parseMemoryFile, serializeMemoryFile } from './memory-file.js';
 import { checkEntryContent } from './memory-plan.js';
+import { USER_IMPORT, type MemoryWriter } from './provenance.js';
 import type { MemoryStore } from './store.js';
 import { formatUsage, measure, type MemoryUsage } from './usage.js';
 
@@ -42,7 +43,8 @@ export function exportMemory(store: MemoryStore, target: MemoryTarget): string {
   return serializeMemoryFile(store.read(target).map((e) => e.content));
 }
 
-export function importMemory(store: MemoryStore, target: MemoryTarget, text: string, options: { mode?: ImportMode; limit?: number } = {}): MemoryImportReport {
+/** `by`: who the new entries are from (default an import by the user; `hearth memory edit` passes the CLI). Entries kept keep their author. */
+export function importMemory(store: MemoryStore, target: MemoryTarget, text: string, options: { mode?: ImportMode; limit?: number; by?: MemoryWriter } = {}): MemoryImportReport {
   const mode = options.mode ?? 'merge';
   const limit = options.limit ?? store.limits[target];
   const current = store.read(target).map((e) => e.content);
@@ -72,7 +74,7 @@ export function importMemory(store: MemoryStore, target: MemoryTarget, text: str
   if (report.refused.length > 0 || report.overflow) return report;
 
   const changed = next.length !== current.length || next.some((c, i) => c !== current[i]);
-  if (changed) store.replaceAll(target, next);
+  if (changed) store.replaceAll(target, next, options.by ?? USER_IMPORT);
   report.applied = true;
   return report;
 }

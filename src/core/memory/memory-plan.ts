@@ -114,7 +114,8 @@ function checkFits(target: MemoryTarget, entries: readonly MemoryEntry[], after:
   throw new HearthError(
     'memory_full',
     `${head}\nConsolidate now: merge related entries or shorten them with action "replace", drop stale ones with "remove", then save again. ` +
-      "Keep the user's standing rules and instructions: never remove them to make room — ask the user which to drop if nothing else can go.\n" +
+      "Keep the user's standing rules and instructions: never remove them to make room — ask the user which to drop if nothing else can go. " +
+      'Entries marked (protected) only the user can change: removing or replacing one sends the change to the user for approval instead.\n' +
       `Current ${label} entries [${formatUsage(before)}]:\n${listEntries(entries, 'full')}`,
     { details: { target, usage: before, attempted: next, entries: entries.map((e) => e.content) } },
   );
@@ -155,7 +156,7 @@ function looseForm(text: string): string {
 
 /** Numbered entries; `full` when the model must rewrite them (consolidation), previews otherwise. */
 function listEntries(entries: readonly MemoryEntry[], form: 'full' | 'preview' = 'preview'): string {
-  return entries.map((e, i) => `[${i + 1}] ${form === 'full' ? e.content : preview(e.content)}`).join('\n');
+  return entries.map((e, i) => `[${i + 1}] ${e.protected ? '(protected) ' : ''}${form === 'full' ? e.content : preview(e.content)}`).join('\n');
 }
 
 function preview(text: string): string {

@@ -1,4 +1,5 @@
 import type { MemoryTarget } from './budget.js';
+import type { MemoryAuthor, MemoryVia } from './provenance.js';
 
 /** Between entries in the prompt and in MEMORY.md / USER.md files (Hermes Agent's ENTRY_DELIMITER). */
 export const ENTRY_DELIMITER = '\n§\n';
@@ -9,6 +10,11 @@ export interface MemoryEntry {
   content: string;
   createdAt: number;
   updatedAt: number;
+  /** Null for entries saved before provenance was recorded. */
+  author: MemoryAuthor | null;
+  via: MemoryVia;
+  /** Only the user (or a change the user approved) may replace or remove it. */
+  protected: boolean;
 }
 
 export interface MemoryUsage {

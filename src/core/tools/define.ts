@@ -57,6 +57,8 @@ export type UserUpdate =
       action: 'skill_created' | 'skill_updated' | 'skill_deleted' | 'skill_archived' | 'memory_updated' | 'user_model_updated' | 'write_staged';
       target: string;
       message: string;
+      /** What the user can undo it with: the agent's memory removals and replacements (`memory_changes` id). */
+      undo?: { memoryChange: number };
     };
 
 export interface ToolDefinition<Input = unknown> {

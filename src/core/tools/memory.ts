@@ -3,6 +3,8 @@ import { isHearthError, type HearthError } from '../errors.js';
 import type { MemoryLimits, MemoryTarget } from '../memory/budget.js';
 import { checkEntryContentJudged, targetLabel, type MemoryOperation } from '../memory/memory-plan.js';
 import type { InjectionJudge } from '../safety/injection/judge.js';
+import { describeChange, quoteLine } from '../memory/changes.js';
+import { AGENT_WRITER } from '../memory/provenance.js';
 import type { MemoryStore, MemoryWriteOutcome } from '../memory/store.js';
 import { formatUsage, type MemoryEntry, type MemoryUsage } from '../memory/usage.js';
 import { defineTool, type ToolContext, type ToolResult } from './define.js';
@@ -43,12 +45,17 @@ export interface MemoryToolDeps {
   limits: Readonly<MemoryLimits>;
   /** When set, writes are checked then staged for approval, not applied. */
   stage?: StageMemoryWrite | null;
+  /**
+   * Where a removal or replacement of a protected entry goes instead (`pending_writes`): the store refuses it
+   * to the agent, and the user decides. Without it the model is told the entry is protected and nothing waits.
+   */
+  propose?: StageMemoryWrite | null;
   /** `security.injection_judge`: asked first about new text the scanner is unsure of; its "injection" refuses the write. */
   injectionJudge?: InjectionJudge;
 }
 
 /** Refusals the model can fix itself; they come back as error results, never as exceptions. */
-const MODEL_FIXABLE = ['memory_full', 'memory_no_match', 'memory_ambiguous_match', 'content_unsafe', 'tool_input_invalid'] as const;
+const MODEL_FIXABLE = ['memory_full', 'memory_no_match', 'memory_ambiguous_match', 'memory_protected', 'content_unsafe', 'tool_input_invalid'] as const;
 
 export function createMemoryTool(deps: MemoryToolDeps) {
   return defineTool({
@@ -68,8 +75,9 @@ export function createMemoryTool(deps: MemoryToolDeps) {
         // The store scans again as it writes; the judge can only add a refusal here, never clear a rule's finding.
         if (deps.injectionJudge !== undefined && 'content' in op) await checkEntryContentJudged(op.content, target, deps.injectionJudge);
         if (deps.stage) return await stageWrite(deps.stage, deps, op, input, ctx);
-        return report(deps.memory.write(op, { limit: deps.limits[target] }), ctx);
+        return report(deps.memory.write(op, { limit: deps.limits[target], by: { ...AGENT_WRITER, sessionId: ctx.sessionId } }), ctx);
       } catch (err) {
+        if (isHearthError(err, 'memory_protected') && deps.propose) return await proposeToUser(deps.propose, err, input, ctx);
         if (!MODEL_FIXABLE.some((code) => isHearthError(err, code))) throw err;
         tellUserAboutRefusal(err as HearthError, target, deps, ctx);
         return { isError: true, content: (err as HearthError).message };
@@ -95,10 +103,42 @@ async function stageWrite(stage: StageMemoryWrite, deps: MemoryToolDeps, op: Mem
   return { content: `Staged for the user's approval (#${id}); it is not saved until they approve it.` };
 }
 
+/**
+ * The agent asked to remove or replace an entry only the user may change: the request is staged for the
+ * user (`hearth pending`, the app) and the model told it waits, so a review short of room cannot delete a
+ * standing rule (issue 11) and does not retry as if the write had failed.
+ */
+async function proposeToUser(propose: StageMemoryWrite, err: HearthError, input: MemoryToolInput, ctx: ToolContext): Promise<ToolResult> {
+  const content = String((err.details as { content?: unknown } | undefined)?.content ?? input.old_text ?? '');
+  const label = targetLabel(input.target);
+  const summary =
+    input.action === 'remove'
+      ? `remove from ${label} (protected): '${quoteLine(content)}'`
+      : `replace in ${label} (protected): '${quoteLine(content)}' → '${quoteLine(input.content ?? '')}'`;
+  const { id } = await propose({ kind: 'memory', sessionId: ctx.sessionId, payload: input, summary });
+  ctx.notify?.({
+    kind: 'learning',
+    action: 'write_staged',
+    target: input.target,
+    message: `Not ${input.action === 'remove' ? 'removed' : 'replaced'}, waiting for your approval (#${id}): the agent wants to ${summary}`,
+  });
+  return {
+    content:
+      `Not ${input.action === 'remove' ? 'removed' : 'replaced'}: ${err.message} Your request is waiting for the user's approval as pending change #${id}; ` +
+      'it is not applied until they approve it, so do not retry it. To make room now, consolidate entries that are not protected, or leave the new fact out.',
+  };
+}
+
 function report(outcome: MemoryWriteOutcome, ctx: ToolContext): ToolResult {
   const label = targetLabel(outcome.target);
   if (outcome.action === 'unchanged') return { content: `Already saved in ${label}; nothing changed.\n${describeLive(outcome.target, outcome.entries, outcome.usage)}` };
-  ctx.notify?.({ kind: 'learning', action: 'memory_updated', target: outcome.target, message: 'Memory updated' });
+  // Named, never a bare "Memory updated": the user must see what the agent removed, and be able to undo it.
+  const message = outcome.change
+    ? describeChange(outcome.change)
+    : outcome.action === 'added'
+      ? `Added to ${label}: '${quoteLine(outcome.entry.content)}'`
+      : `${outcome.action === 'removed' ? 'Removed from' : 'Replaced in'} ${label}: '${quoteLine(outcome.previous ?? outcome.entry.content)}'`;
+  ctx.notify?.({ kind: 'learning', action: 'memory_updated', target: outcome.target, message, ...(outcome.change ? { undo: { memoryChange: outcome.change.id } } : {}) });
   const warnings = outcome.warnings.length
     ? `\nNote: the scanner marked this entry suspicious (${outcome.warnings.map((w) => w.message).join('; ')}). Keep memory to plain facts.`
     : '';
@@ -127,7 +167,7 @@ function tellUserAboutRefusal(err: HearthError, target: MemoryTarget, deps: Memo
 function describeLive(target: MemoryTarget, entries: readonly MemoryEntry[], usage: MemoryUsage): string {
   const head = `Live ${targetLabel(target)} [${formatUsage(usage)}]`;
   if (entries.length === 0) return `${head}: empty.`;
-  return `${head}:\n${entries.map((e, i) => `[${i + 1}] ${e.content}`).join('\n')}`;
+  return `${head}:\n${entries.map((e, i) => `[${i + 1}] ${e.protected ? '(protected) ' : ''}${e.content}`).join('\n')}`;
 }
 
 function oneLine(text: string): string {

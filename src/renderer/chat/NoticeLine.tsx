@@ -1,4 +1,6 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
+import { errorMessage } from '../api/api-error.js';
+import { useServices } from '../app/services.js';
 import { useT, type Translate } from '../i18n/i18n.js';
 import type { NoticeEvent } from './chat-machine.js';
 
@@ -32,9 +34,46 @@ export const NoticeLine = memo(function NoticeLine({ event }: { event: NoticeEve
   return (
     <div className={`notice notice-${level}`} data-testid="notice" data-kind={event.type} data-level={level} role={level === 'error' ? 'alert' : undefined}>
       {text}
+      {event.type === 'learning' && event.undo !== undefined && <UndoMemoryChange changeId={event.undo.memoryChange} />}
     </div>
   );
 });
+
+/** Puts back what the agent removed or replaced; says what came back, or why it could not. */
+function UndoMemoryChange({ changeId }: { changeId: number }) {
+  const t = useT();
+  const { api } = useServices();
+  const [state, setState] = useState<{ done: boolean; message: string } | null>(null);
+  if (state?.done) {
+    return (
+      <span className="notice-undone" data-testid="notice-undone">
+        {' '}
+        · {state.message}
+      </span>
+    );
+  }
+  const undo = async () => {
+    try {
+      setState({ done: true, message: (await api.invoke('memory.undo', { changeId })).message });
+    } catch (e) {
+      setState({ done: false, message: errorMessage(e) });
+    }
+  };
+  return (
+    <>
+      {' '}
+      <button type="button" className="link" data-testid="notice-undo" onClick={() => void undo()}>
+        {t('memory.undo')}
+      </button>
+      {state && (
+        <span className="notice-error" role="alert">
+          {' '}
+          {state.message}
+        </span>
+      )}
+    </>
+  );
+}
 
 /** The engine's reason is the user's choice (once/session/always/deny) or why the question was withdrawn. */
 function approvalText(approved: boolean, reason: string, t: Translate): string {

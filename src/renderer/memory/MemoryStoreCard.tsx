@@ -10,6 +10,8 @@ export interface MemoryActions {
   add(content: string): Promise<boolean>;
   replace(oldText: string, content: string): Promise<boolean>;
   remove(oldText: string): Promise<boolean>;
+  /** Mark an entry as the user's (a standing rule: the agent can only propose changing it), or hand it back. */
+  protect(id: number, value: boolean): Promise<boolean>;
 }
 
 /** One memory store (`memory` or `user`): its budget, its entries, and their editors. */
@@ -28,7 +30,7 @@ export function MemoryStoreCard({ store, actions }: { store: StoreView; actions:
       <ul className="memory-entries">
         {store.entries.length === 0 && <li className="muted">{t('memory.empty')}</li>}
         {store.entries.map((entry) => (
-          <li key={entry.index} className="memory-entry" data-testid="memory-entry">
+          <li key={entry.index} className="memory-entry" data-testid="memory-entry" data-protected={entry.protected}>
             {editing?.index === entry.index ? (
               <form
                 className="entry-edit"
@@ -52,7 +54,21 @@ export function MemoryStoreCard({ store, actions }: { store: StoreView; actions:
                 <span className="entry-text" data-testid="memory-entry-text">
                   {entry.content}
                 </span>
+                {entry.protected && (
+                  <span className="badge" data-testid="memory-protected-badge" title={t('memory.protectedHint')}>
+                    {t('memory.protected')}
+                  </span>
+                )}
                 <span className="row-actions">
+                  <button
+                    type="button"
+                    data-testid="memory-protect"
+                    aria-pressed={entry.protected}
+                    title={entry.protected ? t('memory.unprotectHint') : t('memory.protectHint')}
+                    onClick={() => void actions.protect(entry.id, !entry.protected)}
+                  >
+                    {entry.protected ? t('memory.unprotect') : t('memory.protect')}
+                  </button>
                   <button type="button" data-testid="memory-edit" onClick={() => setEditing({ index: entry.index, oldText: entry.content, content: entry.content })}>
                     {t('common.edit')}
                   </button>
