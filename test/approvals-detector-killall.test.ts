@@ -303,3 +303,82 @@ describe('obfuscation', () => {
     ]);
   });
 });
+
+/**
+ * Session 3 (writer cmd10a, SPLITS.md): pids computed by programs the rules did not evaluate, and Windows kills of
+ * everything. Each block failed before its fix; the neighbours keep their verdict.
+ */
+describe('kill: pids computed from seq, /proc/N/stat, ps -p and top', () => {
+  it('seq is computed: a short range lists its numbers, a range from 1 or 2 past 32768 is every process', () => {
+    expectVerdicts([
+      ['seq 1 32768 | xargs kill -9', 'hardline'],
+      ['for i in $(seq 2 99999); do kill -9 $i 2>/dev/null; done', 'hardline'],
+      ['seq 1 5 | xargs kill -9', 'hardline'],
+      ['seq 3 5 | xargs kill -9', 'safe'],
+      ['seq 1000 99999 | xargs kill -9', 'dangerous'],
+      ['seq 1 10 | xargs -I{} -P4 curl -s localhost:8080/item/{}', 'safe'],
+    ]);
+  });
+
+  it("/proc/N/stat begins with N, and awk/cut pick fields of known text", () => {
+    expectVerdicts([
+      ["kill -9 $(awk '{print $1}' /proc/1/stat)", 'hardline'],
+      ["kill -9 $(cut -d' ' -f1 /proc/1/stat)", 'hardline'],
+      ["kill -9 $(awk '{print $1}' /proc/4242/stat)", 'safe'],
+      ["echo '7 1' | awk '{print $2}' | xargs kill -KILL", 'hardline'],
+    ]);
+  });
+
+  it('`ps -p N -o pid=` prints N back; `top -b` lists every process, and awk may drop any number of header lines', () => {
+    expectVerdicts([
+      ['kill -9 $(ps -p 1 -o pid=)', 'hardline'],
+      ['kill -9 $(ps -o pid= -p 4242)', 'safe'],
+      ["top -b -n1 | awk 'NR>7{print $1}' | xargs kill -9", 'hardline'],
+      ['top -b -n1 | head -20', 'safe'],
+    ]);
+  });
+});
+
+describe('kill: Windows, every process', () => {
+  it('taskkill filters every process passes (STATUS eq RUNNING, MEMUSAGE gt 0) select every process', () => {
+    expectVerdicts([
+      ['taskkill /F /FI "STATUS eq RUNNING"', 'hardline'],
+      ['taskkill /F /FI "MEMUSAGE gt 0"', 'hardline'],
+      ['taskkill /F /FI "IMAGENAME eq node.exe"', 'dangerous'],
+    ]);
+  });
+
+  it('wmic process … call terminate: no condition, or one every process meets, is every process', () => {
+    expectVerdicts([
+      ['wmic process where "ProcessId > 0" call terminate', 'hardline'],
+      ['wmic process call terminate', 'hardline'],
+      ["wmic process where \"name='node.exe'\" call terminate", 'dangerous'],
+      ['wmic process list brief', 'safe'],
+    ]);
+  });
+
+  it('a line written in PowerShell is read as PowerShell: Get-Process piped to Stop-Process, .Kill() or Terminate', () => {
+    expectVerdicts([
+      ['Get-Process | Stop-Process -Force', 'hardline'],
+      ['gps | spps -Force', 'hardline'],
+      ['Stop-Process -Name * -Force', 'hardline'],
+      ['Get-Process | ForEach-Object { $_.Kill() }', 'hardline'],
+      ['Get-CimInstance Win32_Process | Invoke-CimMethod -MethodName Terminate', 'hardline'],
+      ['Stop-Process -Name node -Force', 'dangerous'],
+      ['Get-Process | Sort-Object CPU -Descending | Select-Object -First 5', 'safe'],
+    ]);
+  });
+});
+
+describe('kill: the shell\'s own process group', () => {
+  it('`kill -9 -$$` signals the whole group the shell leads, like `kill 0`: it asks; `kill $$` and `kill $!` do not', () => {
+    expectVerdicts([
+      ['kill -9 -$$', 'dangerous'],
+      ['kill -- -$$', 'dangerous'],
+      ['kill -TERM -${$}', 'dangerous'],
+      ['kill 0', 'dangerous'],
+      ['kill -9 $$', 'safe'],
+      ['sleep 60 & kill $!', 'safe'],
+    ]);
+  });
+});

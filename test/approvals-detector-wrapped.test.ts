@@ -513,3 +513,83 @@ describe('security controls', () => {
     ]);
   });
 });
+
+/**
+ * Session 3 (writer cmd10a, SPLITS.md): readings of the shell and wrapper rows the rules lacked. Each block
+ * failed before its fix; the neighbours keep their verdict.
+ */
+describe('wrappers and readings, session 3', () => {
+  it('a trap handler is read once, at the end of the line: what it does does not change the commands after it', () => {
+    expectVerdicts([
+      // Read at registration, `cd /` moved the line to / and `rm -rf ./build` read as `rm -rf /build`.
+      ['trap "cd /" EXIT; rm -rf ./build', 'safe'],
+      // …and the handler's file and variable were taken as set before the commands that follow.
+      ["trap 'echo reboot > r.sh' EXIT; sh r.sh", 'safe'],
+      ["trap 'D=/' EXIT; rm -rf \"$D\"", 'dangerous'],
+      // Still read: at exit it runs, with the functions the line defined later.
+      ["trap 'rm -rf ~' EXIT", 'hardline'],
+      ['trap cleanup EXIT; cleanup() { rm -rf ~; }', 'hardline'],
+      ["trap 'kill $(jobs -p)' EXIT", 'safe'],
+    ]);
+    // Set inside `ssh host '…'`, it runs there: remote, and so irreversible but not a local wipe.
+    expect(classifyCommand("ssh prod \"trap 'rm -rf /tmp/x' EXIT\"", ctx).irreversible).toBe(true);
+  });
+
+  it("xargs -a FILE reads its arguments from the file: a `<(…)` with known output, or one the line wrote", () => {
+    expectVerdicts([
+      ['xargs -a <(echo /) rm -rf', 'hardline'],
+      ["printf '/\\n' > l.txt; xargs -a l.txt rm -rf", 'hardline'],
+      ['xargs -a <(echo build) rm -rf', 'safe'],
+      ['xargs -a urls.txt -n1 curl -sO', 'safe'],
+    ]);
+  });
+
+  it('capsh hands what follows `--` to bash; gdb runs `shell CMD` and `!CMD` given with -ex', () => {
+    expectVerdicts([
+      ["capsh -- -c 'rm -rf /'", 'hardline'],
+      ["capsh --caps=cap_net_raw+ep -- -c 'ls'", 'safe'],
+      ["gdb -batch -ex 'shell reboot'", 'hardline'],
+      ["gdb -ex '!rm -rf ~' -ex q", 'hardline'],
+      ["gdb -batch -ex 'bt' ./a.out core", 'safe'],
+    ]);
+  });
+
+  it("make's recipes of the goals that run are shell, when the makefile's text is known", () => {
+    expectVerdicts([
+      ["make -f - <<< $'all:\\n\\trm -rf /'", 'hardline'],
+      ["printf 'x:\\n\\treboot\\n' > m.mk; make -f m.mk x", 'hardline'],
+      // Only the default goal and what it depends on run, not every target in the file.
+      ["make -f - <<< $'all: build\\nbuild:\\n\\t@echo hi\\nclean:\\n\\trm -rf /'", 'safe'],
+      ['make -j"$(nproc)" check', 'safe'],
+      ['make clean', 'safe'],
+    ]);
+  });
+
+  it("a wrapper's command reads the wrapper's stdin (`echo 'DROP …' | ssh host psql`)", () => {
+    expectVerdicts([
+      ["echo 'DROP TABLE audit_log;' | ssh localhost psql app", 'dangerous'],
+      ["echo 'SELECT 1;' | ssh localhost psql app", 'safe'],
+      ["echo 'rm -rf /' | sh -c cat", 'safe'],
+    ]);
+  });
+
+  it('a container reaches the host through a bind mount of a host path, or nsenter into pid 1 with the host pids', () => {
+    expectVerdicts([
+      ['docker run --rm -v /:/host alpine rm -rf /host/*', 'hardline'],
+      ['docker run --mount type=bind,source=/,target=/mnt alpine rm -rf /mnt/etc', 'hardline'],
+      ['docker run --rm -v /home/dev:/h alpine rm -rf /h', 'hardline'],
+      ['docker run --privileged --pid=host -it alpine nsenter -t 1 -m -u -n -i reboot', 'hardline'],
+      // Without the host's pids, pid 1 is the container's own init.
+      ['docker run --privileged alpine nsenter -t 1 -m reboot', 'dangerous'],
+      ['docker run --rm alpine rm -rf /', 'dangerous'],
+      ['docker run --rm -v /:/host alpine ls /host', 'dangerous'],
+    ]);
+  });
+
+  it('`${PWD%/project}` removes a literal suffix with slashes in it', () => {
+    expectVerdicts([
+      ['rm -rf "${PWD%/project}"', 'hardline'],
+      ['rm -rf "${PWD%/build}/build"', 'safe'],
+    ]);
+  });
+});

@@ -21,7 +21,7 @@ const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'http', 'https', 'xh', 'ar
 
 export function classifyInvocation(invocation: Invocation, scan: Scan): void {
   if (invocation.argv.length === 0) return;
-  const stdinText = invocation.stdin?.text ?? null;
+  const stdinText = argFileText(invocation.argv, scan) ?? invocation.stdin?.text ?? null;
   const stdinWords = stdinText === null ? null : stdinText.split(/[\s\0]+/).filter((w) => w !== '');
   const outer = commandName(invocation.argv[0] ?? '');
   if (outer === 'ssh' || outer === 'mosh') judgeRemoteLogin(invocation.argv, scan);
@@ -36,7 +36,8 @@ export function classifyInvocation(invocation: Invocation, scan: Scan): void {
     try {
       for (const code of reading.code) {
         if (invocation.downloaded) flag(scan, REASONS.pipeToShell);
-        scan.runShell(code);
+        // `echo 'DROP TABLE t;' | ssh host psql app`: the command the wrapper runs reads the wrapper's stdin.
+        scan.runShell(code, invocation.stdin);
       }
       // `ssh host <<EOF`, `ssh host bash -s <<EOF`, `sudo -i <<EOF`, `su - postgres <<EOF`: with no command (or only
       // a shell that reads stdin) the session's shell reads the text on stdin as its commands.
@@ -83,7 +84,7 @@ function classifyCommand(invocation: Invocation, scan: Scan, wrapped: boolean): 
     readAsWrapper(args, scan);
     return;
   }
-  const command = parseCommand(name, args, valueSet(spec), invocation, spec.clusters === true);
+  const command = parseCommand(name, windowsArgs(name, args, invocation.source), valueSet(spec), invocation, spec.clusters === true);
   spec.check?.(command, scan);
   if (spec.rules !== undefined) applyRules(spec.rules, command, scan);
 }
@@ -110,6 +111,31 @@ function readAsWrapper(args: readonly string[], scan: Scan): void {
   if (added.length === 0) return;
   for (const [reason] of added) scan.found.delete(reason);
   flag(scan, REASONS.unknownWrapper, added.some(([, irreversible]) => irreversible));
+}
+
+/**
+ * `xargs -a <(echo /) rm -rf`, `parallel -a list.txt …`: arguments read from a file instead of stdin; when the line
+ * wrote that file (or it is a `<(…)` with known output) its text is what they read.
+ */
+function argFileText(argv: readonly string[], scan: Scan): string | null {
+  if (!['xargs', 'parallel'].includes(commandName(argv[0] ?? ''))) return null;
+  const at = argv.findIndex((a) => a === '-a' || a === '--arg-file' || a.startsWith('--arg-file='));
+  const file = at === -1 ? undefined : (argv[at] as string).startsWith('--arg-file=') ? (argv[at] as string).slice('--arg-file='.length) : argv[at + 1];
+  return file === undefined ? null : (scan.files.get(commandName(file)) ?? null);
+}
+
+/** Windows programs whose paths and registry keys are written with backslashes, which bash would have removed. */
+const WINDOWS_NATIVE: ReadonlySet<string> = new Set(['reg', 'reg.exe', 'icacls', 'icacls.exe', 'takeown', 'takeown.exe', 'schtasks', 'schtasks.exe', 'wevtutil', 'wevtutil.exe']);
+
+/**
+ * `reg add HKCU\Software\…\Run /v x`: such a line is written for cmd or PowerShell, which keep a backslash as it is, so
+ * the arguments are read from the source split cmd's way (blanks, double quotes) rather than from bash's words.
+ */
+function windowsArgs(name: string, args: string[], source: string): string[] {
+  if (!WINDOWS_NATIVE.has(name.toLowerCase()) || !source.includes('\\') || /[$`|;&<>]/.test(source)) return args;
+  const words = [...source.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? (m[2] as string));
+  const at = words.findIndex((w) => commandName(w).toLowerCase() === name.toLowerCase());
+  return at === -1 ? args : words.slice(at + 1);
 }
 
 /** `/etc/init.d/NAME`, `/etc/rc.d/init.d/NAME`, `/etc/rc.d/NAME` (BSD, Arch). */

@@ -74,7 +74,7 @@ function newScan(context: DetectorContext): Scan {
     files: new Map(),
     running: new Set(),
     traps: [],
-    runShell: (text) => {
+    runShell: (text, stdin = null) => {
       // `bash -c "$BASH_EXECUTION_STRING" &`, a script running `$0 & $0`: code that starts itself again.
       if (scan.running.has(text)) {
         flag(scan, REASONS.forkBomb);
@@ -83,7 +83,7 @@ function newScan(context: DetectorContext): Scan {
       scan.depth += 1;
       scan.running.add(text);
       try {
-        walkShell(text, scan);
+        walkShell(text, scan, stdin);
       } finally {
         scan.depth -= 1;
         scan.running.delete(text);

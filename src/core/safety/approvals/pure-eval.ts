@@ -182,7 +182,7 @@ const STAGES: Readonly<Record<string, Stage>> = {
   },
   // Every process, however it is printed: what matters is that it is all of them.
   // …and every process root owns (`ps -u root -o pid=`, `ps -U 0`): init and every daemon.
-  ps: (args) => (args.some((a, i) => /^(-[a-zA-Z]*[eA][a-zA-Z]*|-?a?x[a-zA-Z]*|-?aux[a-zA-Z]*|--everyone)$/.test(a) || (/^(-u|-U|--user|--User)$/.test(a) && /^(root|0)$/.test(args[i + 1] ?? ''))) ? ALL_PROCESSES_OUTPUT : null),
+  ps: (args) => (selectedPids(args) ?? (args.some((a, i) => /^(-[a-zA-Z]*[eA][a-zA-Z]*|-?a?x[a-zA-Z]*|-?aux[a-zA-Z]*|--everyone)$/.test(a) || (/^(-u|-U|--user|--User)$/.test(a) && /^(root|0)$/.test(args[i + 1] ?? ''))) ? ALL_PROCESSES_OUTPUT : null)),
   // `pgrep .`: a pattern that matches any name lists every process.
   // `pgrep -v x` lists every process but the few that match; `pgrep -u root` with no pattern, every root process.
   pgrep: (args) => {
@@ -194,12 +194,17 @@ const STAGES: Readonly<Record<string, Stage>> = {
     const user = args.findIndex((a) => a === '-u' || a === '-U' || a === '--euid' || a === '--uid');
     return user !== -1 && operands.length === 1 && /^(root|0)$/.test(args[user + 1] ?? '') && flags.length === 1 ? ALL_PROCESSES_OUTPUT : null;
   },
-  // Column pickers and header droppers keep "every process" every process (`ps -ef | awk '{print $2}'`).
+  // Column pickers and header droppers keep "every process" every process (`ps -ef | awk '{print $2}'`,
+  // `top -b -n1 | awk 'NR>7{print $1}'`).
   awk: (args, stdin) => {
     const program = operandsOf(args)[0] ?? '';
-    if (stdin === ALL_PROCESSES_OUTPUT.text && /^\s*((F?NR\s*(>|!=)\s*1\s*)?\{\s*print\s+\$\d+\s*\}|F?NR\s*(>|!=)\s*1)\s*$/.test(program)) return ALL_PROCESSES_OUTPUT;
+    if (stdin === ALL_PROCESSES_OUTPUT.text && /^\s*((F?NR\s*(>=?|!=)\s*\d+\s*)?\{\s*print\s+\$\d+\s*\}|F?NR\s*(>=?|!=)\s*\d+)\s*$/.test(program)) return ALL_PROCESSES_OUTPUT;
+    if (stdin === null || operandsOf(args).length !== 1 || flagsOf(args).length > 0) return null;
     // `awk '{print}'`, `awk 1`: every line as it came.
-    return stdin !== null && operandsOf(args).length === 1 && flagsOf(args).length === 0 && /^\s*(1|\{\s*print(\s+\$0)?\s*;?\s*\})\s*$/.test(program) ? { text: stdin, decoded: false } : null;
+    if (/^\s*(1|\{\s*print(\s+\$0)?\s*;?\s*\})\s*$/.test(program)) return { text: stdin, decoded: false };
+    // `awk '{print $1}' /proc/1/stat`: one whitespace-separated field of each line of known text.
+    const field = /^\s*\{\s*print\s+\$(\d+)\s*;?\s*\}\s*$/.exec(program);
+    return field === null ? null : { text: pickFields(stdin, Number(field[1]), /[ \t]+/), decoded: false };
   },
   // `sed 's/a/b/g'` on known text: one plain substitution (no regex metacharacters) is computed.
   sed: (args, stdin) => {
@@ -214,7 +219,29 @@ const STAGES: Readonly<Record<string, Stage>> = {
     const text = stdin.split('\n').map((line) => (global === 'g' ? line.split(from).join(to) : line.replace(from, to))).join('\n');
     return { text, decoded: true };
   },
-  cut: (_args, stdin) => (stdin === ALL_PROCESSES_OUTPUT.text ? ALL_PROCESSES_OUTPUT : null),
+  cut: (args, stdin) => {
+    if (stdin === ALL_PROCESSES_OUTPUT.text) return ALL_PROCESSES_OUTPUT;
+    // `cut -d' ' -f1 /proc/1/stat`: one field of known text, split on a one-character delimiter.
+    const delimiter = /^-d(.)$/s.exec(args.find((a) => a.startsWith('-d')) ?? '')?.[1];
+    const field = /^-f(\d+)$/.exec(args.find((a) => a.startsWith('-f')) ?? '')?.[1];
+    if (stdin === null || delimiter === undefined || field === undefined || args.length !== 2) return null;
+    return { text: pickFields(stdin, Number(field), delimiter), decoded: false };
+  },
+  // `seq 1 32768 | xargs kill -9`, `for i in $(seq 2 99999)`: a short range is computed; a range from 1 or 2 past any
+  // pid the kernel hands out by default (32768) is every process (pid 1 is never the only one missed that matters).
+  seq: (args) => {
+    if (!args.every((a) => /^-?\d{1,9}$/.test(a)) || args.length === 0 || args.length > 3) return null;
+    const [first, step, last] = args.length === 1 ? [1, 1, Number(args[0])] : args.length === 2 ? [Number(args[0]), 1, Number(args[1])] : args.map(Number) as [number, number, number];
+    if (step <= 0) return null;
+    if ((last - first) / step < 4096) {
+      const values: number[] = [];
+      for (let v = first; v <= last; v += step) values.push(v);
+      return { text: values.length === 0 ? '' : `${values.join('\n')}\n`, decoded: false };
+    }
+    return first <= 2 && step === 1 && last >= 32768 ? ALL_PROCESSES_OUTPUT : null;
+  },
+  // `top -b -n1`: a batch listing of every process.
+  top: (args) => (args.some((a) => /^-[a-zA-Z\d]*b/.test(a)) ? ALL_PROCESSES_OUTPUT : null),
   // Reordering or joining every pid keeps every pid (`| sort -rn`, `| tac`, `| paste -sd' '`, `| xargs`).
   // `$(basename "$p")` of every /proc entry is every pid.
   basename: (args) => (operandsOf(args).some((o) => o.startsWith(ALL_PROCESSES)) ? ALL_PROCESSES_OUTPUT : null),
@@ -272,6 +299,22 @@ function expandRanges(set: string): string[] | null {
     } else out.push(c);
   }
   return out;
+}
+
+/** The `n`th field (from 1) of each line, as awk and cut print it; awk's blanks also trim the line. */
+function pickFields(text: string, n: number, separator: RegExp | string): string {
+  const lines = text.split('\n').filter((line, i, all) => i < all.length - 1 || line !== '');
+  const picked = lines.map((line) => (typeof separator === 'string' ? line : line.trim()).split(separator)[n - 1] ?? '');
+  return `${picked.join('\n')}\n`;
+}
+
+/** `ps -p 1 -o pid=`, `ps -o pid= -q 1,2`: the pids asked for, printed back when only the pid column is shown. */
+function selectedPids(args: readonly string[]): PureOutput | null {
+  const at = args.findIndex((a) => /^(-p|-q|--pid|--quick-pid)$/.test(a) || /^-[pq]\d/.test(a));
+  const list = at === -1 ? undefined : /^-[pq]\d/.test(args[at] as string) ? (args[at] as string).slice(2) : args[at + 1];
+  const format = args.findIndex((a) => a === '-o' || a === '--format');
+  if (list === undefined || !/^\d+(,\d+)*$/.test(list) || format === -1 || !/^pid=$/.test(args[format + 1] ?? '')) return null;
+  return { text: `${list.split(',').join('\n')}\n`, decoded: false };
 }
 
 /** `printf` with `%s`, `%b`, `%c` and `%%` only; a format with anything else is not evaluated. */

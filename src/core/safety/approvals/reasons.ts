@@ -50,6 +50,8 @@ export const REASONS = {
   outsideDelete: 'deletes or empties files outside the workspace',
   unknownWrapper: 'passes what would be a flagged command to a program the checker does not know',
   containedHardline: 'runs, inside a new container, a command that would wreck the machine it ran on',
+  capabilities: 'gives a program file capabilities (setcap), root powers like a setuid bit',
+  windowsPerms: 'changes the owner or access rules of Windows files (icacls, takeown)',
 } as const;
 
 export type Reason = (typeof REASONS)[keyof typeof REASONS];

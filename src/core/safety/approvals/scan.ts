@@ -1,3 +1,4 @@
+import type { Stdin } from './invocation.js';
 import type { PathContext } from './paths.js';
 import type { ShellNode } from './shell-parser.js';
 
@@ -44,10 +45,13 @@ export interface Scan {
   files: Map<string, string>;
   /** Code being run right now (shell text, file contents): meeting it again means it replicates itself. */
   running: Set<string>;
-  /** Trap handlers registered on the line, read again at its end (a handler may call a function defined later). */
-  traps: string[];
-  /** Parses `text` as shell and classifies it into this scan, one level deeper. */
-  runShell(text: string): void;
+  /**
+   * Trap handlers registered on the line, read once at its end (a handler runs at the signal or at exit, and may call a
+   * function defined later), each with where it was set: inside `ssh host '…'` it runs there, and in the directory of then.
+   */
+  traps: Array<{ handler: string; remote: boolean; cwd: PathContext['cwd'] }>;
+  /** Parses `text` as shell and classifies it into this scan, one level deeper; `stdin` feeds its commands. */
+  runShell(text: string, stdin?: Stdin | null): void;
   /** Classifies one command given as argv (`find -exec rm {} +`), wrappers and all. */
   runArgv(argv: string[]): void;
 }

@@ -61,9 +61,9 @@ export function runBuiltin(argv: string[], input: Stdin | null, scan: Scan): boo
   // `trap -- 'cmd' ERR` ends trap's options first.
   const handler = name === 'trap' ? (args[0] === '--' ? args[1] : args[0]) : undefined;
   if (handler !== undefined && (args[0] === '--' || !handler.startsWith('-'))) {
-    // The handler runs later, at the signal or at exit: it is classified now, and again at the end of the line.
-    scan.runShell(handler);
-    scan.traps.push(handler);
+    // The handler runs later, at the signal or at exit: it is read once, at the end of the line (walker.ts), so what it
+    // does (`trap 'cd /' EXIT`) does not change how the commands after the trap are read.
+    scan.traps.push({ handler, remote: scan.remote, cwd: scan.paths.cwd });
     return true;
   }
   // `alias x='rm -rf ~'`: the value is what the name runs from then on (like EDITOR's value).

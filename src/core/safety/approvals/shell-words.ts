@@ -106,7 +106,12 @@ function collect(node: ShellNode, ctx: WordContext, quoted: boolean, out: Segmen
       collectDoubleQuoted(node, ctx, out, state);
       return;
     case 'concatenation':
-      for (const child of node.namedChildren) if (child !== null) collect(child, ctx, quoted, out, state);
+      for (const child of node.children) {
+        if (child === null) continue;
+        // `-$$`: tree-sitter leaves this shell's pid as an unnamed `$$` token inside the word.
+        if (!child.isNamed && child.text === '$$') out.push({ text: OWN_JOB, literal: true, split: false });
+        else if (child.isNamed) collect(child, ctx, quoted, out, state);
+      }
       return;
     case 'simple_expansion':
     case 'expansion':
@@ -264,6 +269,13 @@ function operate(value: string, operation: string): string | null {
     }
     for (let at = 0; at <= value.length; at += 1) if (new RegExp(`^${body}$`).test(value.slice(at))) return value.slice(0, at);
     return value;
+  }
+  // `${PWD%/project}`, `${f#./}`: a literal prefix or suffix, slashes included (only `/` and `//` take a replacement).
+  const affix = /^(##?|%%?)([^*?[\]]*)$/s.exec(operation);
+  if (affix !== null) {
+    const [, op = '', pat = ''] = affix;
+    if (op.startsWith('#')) return value.startsWith(pat) ? value.slice(pat.length) : value;
+    return value.endsWith(pat) ? value.slice(0, value.length - pat.length) : value;
   }
   const pattern = /^(\/\/?|##?|%%?)([^*?[\]/]*)(?:\/(.*))?$/s.exec(operation);
   if (pattern === null) return null;

@@ -10,6 +10,7 @@ import { ARRAY_SEPARATOR, expandToString, expandWord, type Substitution, type Wo
 import { runBuiltin } from './shell-builtins.js';
 import { checkReadSource, checkWriteTarget } from './write-targets.js';
 import { runWrittenFile } from './specs/shells.js';
+import { readPowerShell } from './specs/interpreters.js';
 
 /**
  * Walks every command a bash AST can run (lists, pipelines, if/while/until/for/case bodies, subshells, groups,
@@ -31,7 +32,7 @@ interface Flow {
 
 const NO_FLOW: Flow = { output: null, downloaded: false, decoded: false, names: [] };
 
-export function walkShell(text: string, scan: Scan): void {
+export function walkShell(text: string, scan: Scan, stdin: Stdin | null = null): void {
   if (scan.depth > MAX_DEPTH) {
     // `eval eval eval … rm -rf /`: what cannot be read to the end is not called safe.
     flag(scan, REASONS.unreadable);
@@ -40,6 +41,8 @@ export function walkShell(text: string, scan: Scan): void {
   const functions = new Map(scan.functions);
   // `r\<newline>m -rf /`: bash joins a line continuation inside a word before it splits words; tree-sitter does not.
   if (text.includes('\\\n')) text = joinContinuations(text);
+  // `Get-Process | Stop-Process -Force`, `irm https://… | iex`: a line written in PowerShell is read as PowerShell too.
+  if (POWERSHELL_LINE.test(text)) readPowerShell(text, scan);
   // `kill$IFS-9$IFS-1`: tree-sitter misreads `$IFS` followed by a dash; `${IFS}` is the same expansion.
   if (text.includes('$IFS')) text = text.replace(/\$IFS(?!\w)/g, '${IFS}');
   withShellTree(text, (root) => {
@@ -48,8 +51,9 @@ export function walkShell(text: string, scan: Scan): void {
     const bareSlash = root.hasError ? text.replace(TEST_BARE_SLASH, '$1"$2"') : text;
     if (bareSlash !== text) {
       scan.depth += 1;
-      walkShell(bareSlash, scan);
+      walkShell(bareSlash, scan, stdin);
       scan.depth -= 1;
+      if (scan.depth === 0) runTraps(scan);
       return;
     }
     // `{rm,-rf,/}`: bash brace-expands the word into a command; tree-sitter reads `{` as a group and fails.
@@ -58,19 +62,39 @@ export function walkShell(text: string, scan: Scan): void {
       const words = expandBraces(leadingBraces[1] as string);
       if (words.length > 1) {
         scan.depth += 1;
-        walkShell(`${words.join(' ')}${text.slice(leadingBraces[0].length)}`, scan);
+        walkShell(`${words.join(' ')}${text.slice(leadingBraces[0].length)}`, scan, stdin);
         scan.depth -= 1;
+        if (scan.depth === 0) runTraps(scan);
         return;
       }
     }
     if (root.hasError && fishFunctionForksItself(text)) flag(scan, REASONS.forkBomb);
     if (root.hasError && !errorsConfinedToData(root)) flag(scan, REASONS.unreadable);
-    walk(root, scan, null);
+    walk(root, scan, stdin);
     // `trap cleanup EXIT; cleanup() { … }`: handlers run at exit, when every function of the line is defined.
-    if (scan.depth === 0) for (const handler of scan.traps.splice(0)) scan.runShell(handler);
+    if (scan.depth === 0) runTraps(scan);
   });
   // Function bodies point into the tree just freed.
   scan.functions = functions;
+}
+
+/** A PowerShell cmdlet (`Verb-Noun`, as PowerShell writes them) or a PowerShell-only alias in command position. */
+const POWERSHELL_LINE = /(?:^|[|;&({])\s*(?:(?:Get|Set|Stop|Start|Restart|Remove|Clear|Invoke|New|Add|Disable|Enable|Uninstall|Format|Initialize|ForEach|Where|Select|Sort)-[A-Z][A-Za-z]+|gps|spps|iwr|irm|iex|gcim|gwmi)(?=[\s|;)}]|$)/m;
+
+/** Reads each trap handler the line set, once, where it was set (remote or not, its directory then). */
+function runTraps(scan: Scan): void {
+  // A handler may set another trap (`trap 'trap "…" EXIT' INT`): those are read in the same pass.
+  for (let trap = scan.traps.shift(); trap !== undefined; trap = scan.traps.shift()) {
+    const { remote, cwd } = { remote: scan.remote, cwd: scan.paths.cwd };
+    scan.remote = trap.remote;
+    scan.paths.cwd = trap.cwd;
+    try {
+      scan.runShell(trap.handler);
+    } finally {
+      scan.remote = remote;
+      scan.paths.cwd = cwd;
+    }
+  }
 }
 
 const TEST_BARE_SLASH = /(\[\[?[ \t][^\n\]]*?[ \t])([/~])(?=[ \t]+\]\]?)/g;
@@ -123,7 +147,7 @@ function walkAll(node: ShellNode, scan: Scan, stdin: Stdin | null = null): Flow 
 type Handler = (node: ShellNode, scan: Scan, stdin: Stdin | null) => Flow;
 
 const STATEMENTS: Readonly<Record<string, Handler>> = {
-  program: (n, s) => walkAll(n, s),
+  program: (n, s, stdin) => walkAll(n, s, stdin),
   list: (n, s) => walkAll(n, s),
   compound_statement: (n, s, stdin) => walkAll(n, s, stdin),
   do_group: (n, s) => walkAll(n, s),
@@ -402,16 +426,26 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   return { output, downloaded: isDownloader(argv) || piped?.downloaded === true, decoded: invocation.decoded || piped?.decoded === true, names: [called] };
 }
 
-/** Readers whose file operand, when the line wrote that file (or it is a `<(…)`), is computed like their stdin. */
-const FILE_READERS: ReadonlySet<string> = new Set(['cat', 'base64', 'base32', 'basenc', 'xxd', 'rev', 'tac']);
+/**
+ * Readers whose file operand, when the line wrote that file (or it is a `<(…)`, or a file whose text is known), is
+ * computed like their stdin; each with how many operands come before the file (awk's program).
+ */
+const FILE_READERS: ReadonlyMap<string, number> = new Map([['cat', 0], ['base64', 0], ['base32', 0], ['basenc', 0], ['xxd', 0], ['rev', 0], ['tac', 0], ['awk', 1], ['cut', 0]]);
+
+/** `/proc/1/stat` begins with its pid: `kill -9 $(awk '{print $1}' /proc/1/stat)` is `kill -9 1`. */
+function knownFileText(file: string): string | undefined {
+  const stat = /^\/proc\/(\d+)\/stat$/.exec(file);
+  return stat === null ? undefined : `${stat[1] as string} (?) ?\n`;
+}
 
 /** `base64 -d /tmp/p` after `echo … > /tmp/p`, `$(cat /tmp/c)`: the argv without the file, and the file's text. */
 function writtenFileInput(argv: readonly string[], scan: Scan): { argv: string[]; text: string } | null {
-  if (!FILE_READERS.has(commandName(argv[0] ?? ''))) return null;
+  const before = FILE_READERS.get(commandName(argv[0] ?? ''));
+  if (before === undefined) return null;
   const operands = argv.slice(1).filter((a) => !a.startsWith('-'));
   const file = operands.at(-1);
-  if (operands.length !== 1 || file === undefined) return null;
-  const text = scan.files.get(commandName(file));
+  if (operands.length !== before + 1 || file === undefined) return null;
+  const text = scan.files.get(commandName(file)) ?? knownFileText(file);
   if (text === undefined) return null;
   return { argv: argv.filter((a, i) => i === 0 || a !== file), text };
 }

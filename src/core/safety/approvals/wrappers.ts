@@ -48,6 +48,10 @@ export interface WrapperSpec {
   pairs?: readonly string[];
   /** Every word after the options is a command line of its own, run by a shell (`hyperfine 'make' 'make -j8'`). */
   everyArgIsCode?: boolean;
+  /** A code option's value is shell code only after this prefix (gdb's `-ex 'shell reboot'`, `-ex '!cmd'`). */
+  codePrefix?: RegExp;
+  /** The words after `--` are arguments to bash (`capsh -- -c 'cmd'` runs `bash -c 'cmd'`). */
+  bashAfterDashes?: boolean;
   /** The program has rules of its own too (`screen -X quit`): its own argv is classified as well as what it runs. */
   alsoSelf?: boolean;
 }
@@ -174,7 +178,10 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['ld-linux-aarch64.so.1', { flags: ['--inhibit-cache'], values: ['--library-path', '--preload', '--argv0', '--audit', '--inhibit-rpath'], noCommand: ['--list', '--verify', '--help', '--version'] }],
   ['ld-linux.so.2', { flags: ['--inhibit-cache'], values: ['--library-path', '--preload', '--argv0', '--audit', '--inhibit-rpath'], noCommand: ['--list', '--verify', '--help', '--version'] }],
   ['perf', { sub: 'stat|record|trace', flags: ['-a', '--all-cpus', '-g', '-q', '-v'], values: ['-e', '--event', '-o', '--output', '-p', '--pid', '-t', '--tid', '-F', '--freq', '-c', '--count', '-r', '--repeat', '-C', '--cpu', '-G', '--cgroup', '-I', '--interval-print', '--call-graph'] }],
-  ['gdb', { commandAfter: ['--args'], positional: Number.POSITIVE_INFINITY, values: ['-ex', '-x', '-iex', '-ix', '-p', '--pid', '-cd', '-d', '-s', '-e', '-se', '-c'] }],
+  // gdb runs `shell CMD` (or `!CMD`) given with -ex as a shell command line.
+  ['gdb', { commandAfter: ['--args'], positional: Number.POSITIVE_INFINITY, values: ['-x', '-ix', '-p', '--pid', '-cd', '-d', '-s', '-e', '-se', '-c'], code: ['-ex', '-iex', '--eval-command', '--init-eval-command'], codePrefix: /^\s*(?:shell\s+|!)/ }],
+  // libcap's capsh: options are `--name=value`; what follows `--` is handed to /bin/bash.
+  ['capsh', { bashAfterDashes: true }],
   ['catchsegv', {}],
   ['sshpass', { flags: ['-e', '-v'], values: ['-p', '-f', '-d', '-P'] }],
   ['parallel', { values: ['-j', '--jobs', '-S', '--sshlogin', '--joblog', '--results', '-N', '--max-args', '--delay', '--timeout', '-a', '--arg-file', '-d', '--delimiter', '-I', '--colsep'], noCommand: ['--dry-run', '--dryrun'], readsArgs: true, viaShell: true }],
@@ -344,11 +351,13 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
   const alternatives: number[] = [];
   let positional = spec.positional ?? 0;
   let commandForm = false;
+  let afterDashes = false;
   let i = subAt + 1;
   for (; i < argv.length; i += 1) {
     const word = argv[i] as string;
     if (word === '--') {
       i += 1;
+      afterDashes = true;
       break;
     }
     if (/^-\d+$/.test(word) && name === 'nice') continue;
@@ -361,7 +370,10 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
         return;
       }
       if (codeOptions.has(option)) {
-        here.code.push(attached ?? argv[i + 1] ?? '');
+        const value = attached ?? argv[i + 1] ?? '';
+        const prefix = spec.codePrefix?.exec(value);
+        if (spec.codePrefix === undefined) here.code.push(value);
+        else if (prefix !== null && prefix !== undefined) here.code.push(value.slice(prefix[0].length));
         if (attached === undefined) i += 1;
         continue;
       }
@@ -405,6 +417,7 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
   const readings = [i, ...alternatives.filter((a) => a !== i && a <= argv.length)];
   for (const at of readings) {
     let inner = argv.slice(at);
+    if (spec.bashAfterDashes === true && afterDashes) inner = ['bash', ...inner];
     // `xterm -e 'pkill -f vite'`: one word with blanks after the command option is handed to a shell.
     if (commandForm && spec.commandAfter !== undefined && inner.length === 1 && /\s/.test(inner[0] as string)) {
       here.code.push(inner[0] as string);

@@ -69,6 +69,17 @@ function containerCommand(command: Command): string[] | null {
 function containedRun(command: Command, scan: Scan): void {
   const inner = containerCommand(command);
   if (inner === null || inner.length === 0 || scan.depth > 4) return;
+  // What the container reaches of the host is judged as on the host: a bind-mounted host path, or the host itself
+  // through `nsenter -t 1` when the container shares the host's pids and may enter its namespaces.
+  const onHost = hostReading(command, inner);
+  if (onHost !== null) {
+    scan.depth += 1;
+    try {
+      scan.runArgv(onHost);
+    } finally {
+      scan.depth -= 1;
+    }
+  }
   const before = new Set(scan.found.keys());
   const remote = scan.remote;
   scan.remote = true;
@@ -84,6 +95,45 @@ function containedRun(command: Command, scan: Scan): void {
     scan.found.delete(reason);
     flag(scan, REASONS.containedHardline);
   }
+}
+
+/** `-v SRC:DST[:ro]`, `--volume=SRC:DST`, `--mount type=bind,source=SRC,target=DST`: host paths by container path. */
+function bindMounts(args: readonly string[]): Array<{ host: string; inside: string }> {
+  const mounts: Array<{ host: string; inside: string }> = [];
+  for (const [i, a] of args.entries()) {
+    const volume = a === '-v' || a === '--volume' ? args[i + 1] : /^(-v|--volume=)(.+)$/.exec(a)?.[2];
+    const bind = /^(\/[^:]*):(\/[^:]*)(:.*)?$/.exec(volume ?? '');
+    if (bind !== null) mounts.push({ host: bind[1] as string, inside: bind[2] as string });
+    const mount = a === '--mount' ? args[i + 1] : a.startsWith('--mount=') ? a.slice('--mount='.length) : undefined;
+    if (mount !== undefined && /(^|,)type=bind(,|$)/.test(mount)) {
+      const field = (names: string): string | undefined => new RegExp(`(?:^|,)(?:${names})=([^,]+)`).exec(mount)?.[1];
+      const host = field('source|src');
+      const inside = field('target|destination|dst');
+      if (host?.startsWith('/') === true && inside?.startsWith('/') === true) mounts.push({ host, inside });
+    }
+  }
+  return mounts;
+}
+
+/**
+ * The container's command as the host sees it, or null when it reaches nothing of the host: `rm -rf /host/*`
+ * with `-v /:/host` is `rm -rf /*`; `nsenter -t 1 … reboot` with `--privileged --pid=host` is `reboot` on the host.
+ */
+function hostReading(command: Command, inner: readonly string[]): string[] | null {
+  const args = command.args;
+  const privileged = args.includes('--privileged');
+  const hostPid = args.some((a, i) => a === '--pid=host' || (a === '--pid' && args[i + 1] === 'host'));
+  if (privileged && hostPid && inner[0] === 'nsenter' && inner.some((a, i) => /^(-t|--target)$/.test(inner[i - 1] ?? '') ? a === '1' : /^(-t1|--target=1)$/.test(a))) return [...inner];
+  const mounts = bindMounts(args).sort((a, b) => b.inside.length - a.inside.length);
+  let mapped = false;
+  const words = inner.map((word) => {
+    const mount = mounts.find((m) => word === m.inside || word.startsWith(`${m.inside.replace(/\/$/, '')}/`));
+    if (mount === undefined || mount.inside === '/') return word;
+    mapped = true;
+    const rest = word.slice(mount.inside.replace(/\/$/, '').length);
+    return `${mount.host.replace(/\/$/, '')}${rest}` || '/';
+  });
+  return mapped ? words : null;
 }
 
 const cluster = REASONS.cloudDelete;

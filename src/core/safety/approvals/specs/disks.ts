@@ -1,7 +1,7 @@
 import { REASONS } from '../reasons.js';
 import { flag, type Scan } from '../scan.js';
-import { DISK_DEVICE } from '../write-targets.js';
-import { normalize } from '../paths.js';
+import { checkWriteTarget, DISK_DEVICE } from '../write-targets.js';
+import { normalize, resolvePath } from '../paths.js';
 import { valuesOf, type Command, type CommandSpec } from './spec.js';
 
 /**
@@ -13,8 +13,24 @@ const onDevice = (command: Command): boolean => command.operands.some((o) => DIS
 
 const volume = REASONS.diskVolume;
 
+/**
+ * `mkfs.ext4 /dev/sdb` formats a disk; `mkfs.ext4 -F ./disk.img` formats an image file in the workspace, which is
+ * a file write judged by where it lands. A target that is not a known file path is taken as a device.
+ */
+function formats(command: Command, scan: Scan, reason: string): void {
+  const paths = command.operands.filter((o) => o.includes('/') || /\.(img|iso|raw|bin|qcow2|vhd|dmg)$/i.test(o));
+  const files = paths.filter((p) => !DISK_DEVICE.test(normalize(p)) && !normalize(p).startsWith('/dev/') && resolvePath(p, scan.paths) !== null);
+  if (files.length === 0 || files.length !== paths.length) {
+    flag(scan, reason);
+    return;
+  }
+  for (const file of files) checkWriteTarget(file, scan);
+}
+
 export const DISK_SPECS: readonly CommandSpec[] = [
-  { names: ['mkfs', 'mke2fs', 'mkswap', 'mkfs.ext2', 'mkfs.ext3', 'mkfs.ext4', 'mkfs.xfs', 'mkfs.btrfs', 'mkfs.vfat', 'mkfs.fat', 'mkfs.ntfs', 'mkfs.exfat', 'mkfs.f2fs', 'newfs', 'newfs_hfs', 'newfs_apfs', 'mkdosfs', 'mkntfs'], check: (_c, s) => flag(s, REASONS.mkfs) },
+  { names: ['mkfs', 'mke2fs', 'mkfs.ext2', 'mkfs.ext3', 'mkfs.ext4', 'mkfs.xfs', 'mkfs.btrfs', 'mkfs.vfat', 'mkfs.fat', 'mkfs.ntfs', 'mkfs.exfat', 'mkfs.f2fs', 'newfs', 'newfs_hfs', 'newfs_apfs', 'mkdosfs', 'mkntfs'], check: (c, s) => formats(c, s, REASONS.mkfs) },
+  // mkswap rewrites a partition's start: outside the narrow hardline list (SPLITS.md), so it asks.
+  { names: ['mkswap'], check: (c, s) => formats(c, s, volume) },
   { names: ['wipefs'], check: (c, s) => (c.options.some((o) => /^-[a-zA-Z]*a|^--all$|^-o|^--offset/.test(o)) && onDevice(c) ? flag(s, REASONS.rawDisk) : undefined) },
   { names: ['blkdiscard'], check: (c: Command, s: Scan) => (onDevice(c) ? flag(s, REASONS.rawDisk) : undefined) },
   { names: ['sgdisk'], check: (c, s) => {
@@ -30,7 +46,11 @@ export const DISK_SPECS: readonly CommandSpec[] = [
   { names: ['kexec'], rules: [{ option: /^(-e|--exec)$/, reason: REASONS.shutdown }] },
   // Shrinking a volume (`-L -5G`) cuts off the filesystem's end.
   { names: ['lvresize'], values: ['-L', '--size', '-l', '--extents'], check: (c, s) => (valuesOf(c, '-L', '--size', '-l', '--extents').some((v) => v.startsWith('-')) ? flag(s, volume) : undefined) },
-  { names: ['hdparm'], check: (c, s) => (c.options.some((o) => /^--(security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector)/.test(o)) ? flag(s, REASONS.rawDisk) : undefined) },
+  // A drive's own secure erase is outside the narrow hardline list (SPLITS.md), like `nvme format`; raw sector writes are not.
+  { names: ['hdparm'], check: (c, s) => {
+    if (c.options.some((o) => /^--(trim-sector-ranges|write-sector|make-bad-sector)/.test(o))) flag(s, REASONS.rawDisk);
+    else if (c.options.some((o) => /^--security-erase/.test(o))) flag(s, volume);
+  } },
   { names: ['lvremove', 'vgremove', 'pvremove', 'lvreduce', 'vgreduce', 'pvmove'], check: (_c, s) => flag(s, volume) },
   { names: ['zpool'], rules: [{ sub: 'destroy|labelclear|offline|detach|remove|split|clear', reason: volume }] },
   { names: ['zfs'], rules: [{ sub: 'destroy|rollback', reason: volume }] },

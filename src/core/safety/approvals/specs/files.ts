@@ -65,12 +65,22 @@ function mv(command: Command, scan: Scan): void {
   copyTarget(command, scan);
 }
 
+/** `tar -xzf a.tgz -C /etc`, `tar xf a.tar --directory=/usr`: an extraction writes into its directory (the cwd by default). */
+function extract(command: Command, scan: Scan): void {
+  const first = command.args[0] ?? '';
+  const extracting = command.options.some((o) => /^-[a-zA-Z]*x/.test(o) || o === '--extract' || o === '--get') || (!first.startsWith('-') && /^[a-zA-Z]*x[a-zA-Z]*$/.test(first));
+  if (!extracting) return;
+  for (const directory of valuesOf(command, '-C', '--directory')) checkWriteTarget(directory, scan);
+}
+
 function dd(command: Command, scan: Scan): void {
   for (const operand of command.operands) if (operand.startsWith('of=')) checkWriteTarget(operand.slice(3), scan);
 }
 
 function permissions(command: Command, scan: Scan): void {
-  const [mode = '', ...paths] = command.operands;
+  // `chattr -i /etc/passwd`: chattr's mode may look like an option, and then every operand is a path.
+  const modeAsOption = command.name === 'chattr' && command.options.some((o) => /^-[aAcCdDeFijmPsStTux]+$/.test(o));
+  const [mode = '', ...paths] = modeAsOption ? ['', ...command.operands] : command.operands;
   const resolved = paths.map((p) => resolvePath(p, scan.paths) ?? normalize(p));
   const inWorkspace = paths.length > 0 && paths.every((p) => isInsideWorkspace(p, scan.paths) || resolvePath(p, scan.paths) === null);
   if (paths.some((p) => isSensitivePath(p, scan))) flag(scan, REASONS.systemPerms);
@@ -204,7 +214,9 @@ export const FILE_SPECS: readonly CommandSpec[] = [
   } },
   { names: ['fallocate'], values: ['-l', '--length', '-o', '--offset'], check: writesOperands },
   { names: ['dd'], check: dd },
-  { names: ['chmod', 'chown', 'chgrp', 'chattr', 'setfacl'], values: ['--reference'], check: permissions },
+  // BSD/macOS `chflags schg /etc/hosts` takes its flags first, like chmod its mode.
+  { names: ['chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'chflags'], values: ['--reference'], check: permissions },
+  { names: ['tar', 'bsdtar', 'gtar'], values: ['-C', '--directory', '-f', '--file', '-T', '--files-from', '-X', '--exclude-from', '-b', '--blocking-factor'], check: extract },
   { names: ['sed', 'gsed'], values: ['-e', '--expression', '-f', '--file', '-l', '--line-length'], check: inPlaceEdit },
   { names: ['find', 'gfind'], check: find },
   { names: ['cd', 'pushd'], check: cd },

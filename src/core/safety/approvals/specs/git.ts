@@ -46,7 +46,11 @@ function gitCheck(command: Command, scan: Scan): void {
   if (sub === 'config' && /^alias\./.test(rest.find((r) => r.startsWith('alias.')) ?? '')) {
     const at = rest.findIndex((r) => r.startsWith('alias.'));
     const body = rest[at + 1];
-    if (body?.startsWith('!') === true) scan.runShell(body.slice(1));
+    if (body?.startsWith('!') === true) {
+      scan.runShell(body.slice(1));
+      // An alias that runs shell stays in the config and runs whenever the name is typed: planted, like a hook.
+      if (!command.options.some((o) => /^--(get|get-all|get-regexp|unset|unset-all|list)$/.test(o))) flag(scan, REASONS.persistence);
+    }
     // `git config alias.pf 'push --force' && git pf`: remembered for the rest of the line.
     if (body !== undefined) scan.files.set(`${GIT_ALIAS}${(rest[at] as string).slice(6)}`, body);
   }

@@ -5,6 +5,7 @@ import { DISK_SPECS } from './disks.js';
 import { FILE_SPECS } from './files.js';
 import { GIT_SPECS } from './git.js';
 import { INTERPRETER_SPECS } from './interpreters.js';
+import { MAKE_SPECS } from './make.js';
 import { NETWORK_SPECS } from './network.js';
 import { PACKAGE_SPECS } from './packages.js';
 import { PROCESS_SPECS } from './processes.js';
@@ -26,16 +27,16 @@ const DATA_COMMANDS: CommandSpec = {
     'paste', 'join', 'split', 'md5sum', 'sha1sum', 'sha256sum', 'shasum', 'cksum', 'rev', 'say', 'notify-send', 'logger', 'exit', 'return',
     'set', 'shopt', 'trap', 'ulimit', 'umask', 'hash', 'let', 'getopts', 'shift', 'break', 'continue', 'locate', 'mdfind', 'fd', 'fdfind',
     'printenv', 'id', 'whoami', 'uname', 'hostname', 'uptime', 'ps', 'top', 'htop', 'df', 'du', 'free', 'lsof', 'pgrep', 'jobs', 'fg', 'bg',
-    'popd', 'dirs', 'clear', 'tput', 'open', 'xdg-open', 'code', 'make', 'cmake', 'ninja', 'tsc', 'eslint', 'prettier', 'jest', 'vitest',
-    'pytest', 'mypy', 'ruff', 'black', 'rustc', 'javac', 'java', 'zip', 'unzip', 'tar', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', '7z',
-    'traceroute', 'ip', 'ifconfig', 'netstat', 'ss', 'journalctl', 'dmesg', 'lsblk', 'blkid', 'mount', 'export',
+    'popd', 'dirs', 'clear', 'tput', 'open', 'xdg-open', 'code', 'cmake', 'ninja', 'tsc', 'eslint', 'prettier', 'jest', 'vitest',
+    'pytest', 'mypy', 'ruff', 'black', 'rustc', 'javac', 'java', 'zip', 'unzip', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', '7z',
+    'traceroute', 'ip', 'ifconfig', 'netstat', 'ss', 'dmesg', 'getent', 'last', 'lastb', 'lastlog', 'who', 'w', 'lsblk', 'blkid', 'mount', 'export',
     'declare', 'local', 'readonly', 'typeset', 'unset', 'shellcheck', 'shfmt', 'nproc', 'lscpu', 'env',
   ],
 };
 
 const ALL: readonly CommandSpec[] = [
   ...FILE_SPECS, ...GIT_SPECS, ...PROCESS_SPECS, ...SERVICE_SPECS, ...DISK_SPECS, ...SECURITY_SPECS, ...PACKAGE_SPECS, ...CONTAINER_SPECS,
-  ...CLOUD_SPECS, ...DATABASE_SPECS, ...NETWORK_SPECS, ...SYSTEM_SPECS, ...SHELL_SPECS, ...INTERPRETER_SPECS, DATA_COMMANDS,
+  ...CLOUD_SPECS, ...DATABASE_SPECS, ...NETWORK_SPECS, ...SYSTEM_SPECS, ...SHELL_SPECS, ...MAKE_SPECS, ...INTERPRETER_SPECS, DATA_COMMANDS,
 ];
 
 const REGISTRY: ReadonlyMap<string, CommandSpec> = buildRegistry(ALL);

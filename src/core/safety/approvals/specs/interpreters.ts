@@ -130,6 +130,11 @@ const POWERSHELL: ReadonlyArray<[RegExp, string]> = [
   [/\bStop-Process\b|\bkill\s+-Name\b/i, REASONS.killProcesses],
   // `Get-Process | Stop-Process`, `gps | kill`, `Stop-Process -Name *`: every process, unfiltered.
   [/\b(?:Get-Process|gps)\s*(?:['"]?\*['"]?\s*)?\|\s*(?:Stop-Process|spps|kill)\b|\b(?:Stop-Process|spps|kill)\b[^|;]*-(?:Name|ProcessName)\s+['"]?\*['"]?(?=[\s;]|$)/i, REASONS.killAll],
+  // `Get-Process | ForEach-Object { $_.Kill() }`: every process, one by one, with nothing filtering them on the way.
+  [/\b(?:Get-Process|gps)\s*(?:['"]?\*['"]?\s*)?\|\s*(?:ForEach-Object|foreach|%)\s*\{[^}]*\.Kill\s*\(/i, REASONS.killAll],
+  // WMI/CIM: `Get-CimInstance Win32_Process | Invoke-CimMethod -MethodName Terminate` (no -Filter, no Where-Object).
+  [/\b(?:Get-CimInstance|gcim|Get-WmiObject|gwmi)\s+(?:-ClassName\s+|-Class\s+)?Win32_Process\s*\|\s*(?:Invoke-CimMethod|Invoke-WmiMethod)\b[^|;]*\bTerminate\b/i, REASONS.killAll],
+  [/\bWin32_Process\b[^;]*\b(?:Terminate)\b/i, REASONS.killProcesses],
   [/\b(Stop-Service|Set-Service\b[^|;]*-StartupType\s+Disabled)\b/i, REASONS.stopService],
   [/\b(Add|Set)-MpPreference\b[^|;]*-Exclusion(Path|Process|Extension|IpAddress)\b/i, REASONS.disableSecurity],
   [/\bSet-MpPreference\b[^|;]*-Disable\w+(?!\s+\$?(?:false|0)\b)|\bSet-NetFirewallProfile\b[^|;]*-Enabled\s+(\$?False|0)\b/i, REASONS.disableSecurity],
@@ -154,15 +159,34 @@ function powershell(command: Command, scan: Scan): void {
     flag(scan, REASONS.obfuscatedCode);
     code = Buffer.from(code, 'base64').toString('utf16le');
   }
+  readPowerShell(code, scan);
+}
+
+/**
+ * Reads PowerShell code (given to pwsh, or a whole line written in PowerShell: `Get-Process | Stop-Process -Force`)
+ * for the cmdlets that have a shell equivalent that asks, and its recursive removals judged like `rm -rf`.
+ */
+export function readPowerShell(code: string, scan: Scan): void {
   for (const [pattern, reason] of POWERSHELL) if (pattern.test(code)) flag(scan, reason);
   const removal = /\b(?:Remove-Item|rm|del|rmdir|ri)\b([^|;]*)/gi;
   for (const match of code.matchAll(removal)) {
     const rest = match[1] ?? '';
     if (!/-Recurse\b|-r\b/i.test(rest)) continue;
     const target = /(?:-Path\s+|-LiteralPath\s+|\s)['"]?([A-Za-z]:\\[^'"\s]*|[~/$][^'"\s]*|\.[^'"\s]*)/.exec(rest)?.[1];
-    const path = target === undefined ? [] : [/^[A-Za-z]:\\?$/.test(target) ? '/' : /^\$env:USERPROFILE|^\$HOME|^~/i.test(target) ? '~' : target];
-    scan.runArgv(['rm', '-rf', ...path]);
+    scan.runArgv(['rm', '-rf', ...(target === undefined ? [] : [windowsPath(target)])]);
   }
+}
+
+/**
+ * A Windows path as WSL sees it, so the POSIX rules judge it: the system drive's root is `/`, `C:\Windows` is
+ * `/mnt/c/Windows` (a system directory there), the profile is home.
+ */
+function windowsPath(target: string): string {
+  if (/^[A-Za-z]:\\?$/.test(target)) return '/';
+  if (/^\$env:(USERPROFILE|HOMEPATH)|^\$HOME|^~/i.test(target)) return '~';
+  if (/^\$env:(SystemRoot|windir)\\?$/i.test(target)) return '/mnt/c/Windows';
+  const drive = /^([A-Za-z]):\\(.*)$/.exec(target);
+  return drive === null ? target : `/mnt/${(drive[1] as string).toLowerCase()}/${(drive[2] as string).replace(/\\/g, '/')}`;
 }
 
 export const INTERPRETER_SPECS: readonly CommandSpec[] = [

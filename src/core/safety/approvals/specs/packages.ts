@@ -19,7 +19,9 @@ export const PACKAGE_SPECS: readonly CommandSpec[] = [
   { names: ['apk'], rules: [{ sub: 'del', reason: remove }] },
   { names: ['port'], rules: [{ sub: 'uninstall', reason: remove }] },
   { names: ['snap', 'flatpak'], rules: [{ sub: 'remove|uninstall', reason: remove }] },
-  { names: ['pip', 'pip3', 'pipx'], rules: [{ sub: 'uninstall', reason: remove }] },
+  { names: ['pip', 'pip3', 'pipx'], rules: [{ sub: 'uninstall|uninstall-all', reason: remove }] },
+  // Deleting old generations removes every rollback the profile had.
+  { names: ['nix-collect-garbage'], rules: [{ option: /^(-d|--delete-old|--delete-older-than(=.*)?)$/, reason: remove }] },
   { names: ['gem'], rules: [{ sub: 'uninstall', reason: remove }] },
   { names: ['cargo'], rules: [{ sub: 'uninstall', reason: remove }] },
   { names: ['rustup'], rules: [{ sub: 'toolchain uninstall|remove', reason: remove }, { sub: 'self uninstall', reason: remove }] },

@@ -1,7 +1,7 @@
 import { resolvePath } from '../paths.js';
 import { matchesEveryName } from '../pure-eval.js';
 import { REASONS } from '../reasons.js';
-import { ALL_PROCESSES, flag, UNKNOWN, type Scan } from '../scan.js';
+import { ALL_PROCESSES, flag, OWN_JOB, UNKNOWN, type Scan } from '../scan.js';
 import type { Command, CommandSpec } from './spec.js';
 
 /**
@@ -20,7 +20,10 @@ function kill(command: Command, scan: Scan): void {
   if (targets.some((t) => t === '-1' || t.includes(ALL_PROCESSES) || (t === '1' && sigkill))) flag(scan, REASONS.killAll);
   // `kill $!`, `PID=$!; …; kill $PID`, `kill $(jobs -p)` end the jobs this line started: not broad.
   const computed = targets.some((t) => t.includes(UNKNOWN)) && !/\$!/.test(command.invocation.source);
-  if (computed || targets.some((t) => t === '1' || t === '0')) flag(scan, REASONS.killProcesses);
+  // `kill -9 -$$` signals the shell's whole process group, which Hearth's shell leads (it is spawned detached): that is
+  // `kill 0` spelled another way, every process the line and its earlier background jobs started, so it asks too.
+  const ownGroup = targets.some((t) => t === `-${OWN_JOB}`) && /(^|\s)-\$(\$|\{\$\})/.test(command.invocation.source);
+  if (computed || ownGroup || targets.some((t) => t === '1' || t === '0')) flag(scan, REASONS.killProcesses);
 }
 
 /**
@@ -108,11 +111,29 @@ function fuser(command: Command, scan: Scan): void {
   flag(scan, everything ? REASONS.killAll : REASONS.killProcesses);
 }
 
+/**
+ * taskkill filters (`/fi "PID ge 0"`) that every process passes, or all but a few that are not answering:
+ * `STATUS eq RUNNING` is what a normal process reports, `MEMUSAGE gt 0` and `CPUTIME ge 00:00:00` hold for all.
+ */
+const TASKKILL_ALL_PASS = /^\s*(pid\s+(ge\s+[01]|gt\s+0|ne\s+0)|status\s+eq\s+running|status\s+ne\s+unknown|memusage\s+(gt|ge)\s+0|cputime\s+ge\s+0+(:0+)*|imagename\s+eq\s+\*)\s*$/i;
+
 /** `taskkill /f /fi "PID ge 0"`: a filter every process passes selects every process; any other taskkill asks. */
 function taskkill(command: Command, scan: Scan): void {
   const filters = command.args.filter((_a, i) => /^[/-]fi$/i.test(command.args[i - 1] ?? ''));
-  const everyProcess = filters.some((f) => /^\s*pid\s+(ge\s+[01]|gt\s+0|ne\s+0)\s*$/i.test(f));
+  const everyProcess = filters.some((f) => TASKKILL_ALL_PASS.test(f));
   flag(scan, everyProcess ? REASONS.killAll : REASONS.killProcesses);
+}
+
+/** A WQL condition every process meets (`ProcessId > 0`, `ProcessId != 0`, `Name like '%'`). */
+const WQL_ALL_PASS = /^\s*(processid\s*(>=?\s*[01]|!=\s*0|<>\s*0)|name\s+like\s+['"]%['"])\s*$/i;
+
+/** `wmic process [where "…"] call terminate` (or `delete`): with no condition, or one every process meets, every process. */
+function wmic(command: Command, scan: Scan): void {
+  const words = command.args.map((a) => a.toLowerCase());
+  const at = words.indexOf('process');
+  if (at === -1 || !(words.includes('terminate') || words.includes('delete'))) return;
+  const where = words[at + 1] === 'where' ? command.args[at + 2] ?? '' : null;
+  flag(scan, where === null || WQL_ALL_PASS.test(where.replace(/^\((.*)\)$/, '$1')) ? REASONS.killAll : REASONS.killProcesses);
 }
 
 export const PROCESS_SPECS: readonly CommandSpec[] = [
@@ -123,7 +144,8 @@ export const PROCESS_SPECS: readonly CommandSpec[] = [
   { names: ['tmux'], rules: [{ sub: 'kill-server|kill-session|kill-window|kill-pane', reason: REASONS.killProcesses }] },
   { names: ['forever'], rules: [{ sub: 'stop|stopall|restartall', reason: REASONS.stopService }] },
   { names: ['sc', 'sc.exe'], rules: [{ sub: 'stop|delete|pause', reason: REASONS.stopService }, { sub: '* stop|delete', reason: REASONS.stopService }, { sub: 'config', operand: /^disabled$/, reason: REASONS.stopService }] },
-  { names: ['net', 'net.exe'], rules: [{ sub: 'stop', reason: REASONS.stopService }, { sub: 'user', operand: /^\/delete$/i, reason: REASONS.accounts }] },
+  { names: ['net', 'net.exe'], rules: [{ sub: 'stop', reason: REASONS.stopService }, { sub: 'user', operand: /^\/(delete|add)$/i, reason: REASONS.accounts }, { sub: 'localgroup', operand: /^\/(add|delete)$/i, reason: REASONS.accounts }] },
   { names: ['taskkill', 'taskkill.exe'], check: taskkill },
+  { names: ['wmic', 'wmic.exe'], check: wmic },
   { names: ['screen'], rules: [{ option: /^-X$/, operand: /^quit$/, reason: REASONS.killProcesses }] },
 ];

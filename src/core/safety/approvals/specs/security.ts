@@ -97,6 +97,12 @@ export const SECURITY_SPECS: readonly CommandSpec[] = [
   { names: ['semanage'], rules: [{ sub: 'permissive', reason: off }] },
   { names: ['setsebool'], rules: [{ operand: /^(off|0|false)$/i, reason: off }] },
   { names: ['spctl'], rules: [{ option: /^--(master|global)-disable$|^--disable$/, reason: off }, { sub: 'disable', reason: off }, { sub: 'kext-consent disable', reason: off }] },
+  // Gatekeeper's quarantine flag, removed so an unsigned download opens unchecked (`xattr -dr com.apple.quarantine X.app`, `xattr -cr`).
+  { names: ['xattr'], rules: [{ option: /^-[a-zA-Z]*d/, operand: /^com\.apple\.quarantine$/, reason: off }, { option: /^-[a-zA-Z]*c/, reason: off }] },
+  // File capabilities: `setcap cap_net_admin+eip /usr/bin/python3` gives every user of that program root powers.
+  { names: ['setcap'], rules: [{ unless: /^-v$/, reason: REASONS.capabilities }] },
+  { names: ['icacls', 'icacls.exe'], rules: [{ operand: /^\/(grant|deny|remove|setowner|reset|inheritance|setintegritylevel|restore)(:.*)?$/i, reason: REASONS.windowsPerms }] },
+  { names: ['takeown', 'takeown.exe'], rules: [{ operand: /^\/f$/i, reason: REASONS.windowsPerms }] },
   { names: ['csrutil'], rules: [{ sub: 'disable', reason: off }, { sub: 'authenticated-root disable', reason: off }] },
   { names: ['netsh', 'netsh.exe'], rules: [{ sub: 'advfirewall set * state off', reason: off }, { sub: 'advfirewall set * firewallpolicy', operand: /allowinbound/i, reason: off }, { sub: 'firewall set opmode', operand: /^(disable|mode=disable)$/i, reason: off }] },
   { names: ['fail2ban-client'], rules: [{ sub: 'stop', reason: off }, { sub: 'unban', option: /^--all$/, reason: off }, { sub: 'set * idle', operand: /^on$/, reason: off }] },

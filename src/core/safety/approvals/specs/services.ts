@@ -83,6 +83,12 @@ export const SERVICE_SPECS: readonly CommandSpec[] = [
       if (SECURITY_SERVICE.test(unit)) flag(s, REASONS.disableSecurity);
     }
   } },
+  // Alpine/OpenRC's shutdown: `openrc-shutdown --poweroff now`, `-r`, `-H`, `-k`.
+  { names: ['openrc-shutdown'], rules: [{ option: /^(-[a-zA-Z]*[prHk][a-zA-Z]*|--(poweroff|reboot|halt|kexec))$/, reason: REASONS.shutdown }] },
+  // s6: `s6-rc -d change svc` brings a service down; `s6-svc -d|-k|-x /run/service/svc` stops or kills it.
+  { names: ['s6-rc'], rules: [{ option: /^-[a-zA-Z]*d/, reason: REASONS.stopService }] },
+  { names: ['s6-svc'], rules: [{ option: /^-[a-zA-Z]*[dkxsq]/, reason: REASONS.stopService }] },
+  { names: ['supervisorctl'], values: ['-c', '--configuration', '-s', '--serverurl', '-u', '--username', '-p', '--password'], rules: [{ sub: 'stop|remove|shutdown|signal', reason: REASONS.stopService }] },
   { names: ['sv'], rules: [{ sub: 'stop|down|kill|exit|force-stop', reason: REASONS.stopService }] },
   { names: ['update-rc.d'], rules: [{ sub: '* disable|remove', reason: REASONS.stopService }] },
   { names: ['rc-update'], rules: [{ sub: 'del|delete', reason: REASONS.stopService }] },

@@ -1,7 +1,7 @@
 import { REASONS } from '../reasons.js';
 import { flag, type Scan } from '../scan.js';
 import { classifySelfCommand } from '../self-rules.js';
-import type { Command, CommandSpec } from './spec.js';
+import { valuesOf, type Command, type CommandSpec } from './spec.js';
 
 /** Accounts, scheduled jobs, shell history, and Hearth changing itself. */
 function crontab(command: Command, scan: Scan): void {
@@ -19,6 +19,11 @@ const self = (command: Command, scan: Scan): void => {
 export const SYSTEM_SPECS: readonly CommandSpec[] = [
   { names: ['useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'passwd', 'chpasswd', 'visudo', 'groupadd', 'groupdel', 'gpasswd', 'chsh', 'dscl', 'sysadminctl'], check: (_c, s) => flag(s, REASONS.accounts) },
   { names: ['crontab'], values: ['-u'], check: crontab },
+  // macOS group membership: `dseditgroup -o edit -a dev -t user admin` (reading, `-o read|checkmember`, does not ask).
+  { names: ['dseditgroup'], values: ['-o', '-a', '-d', '-t', '-n', '-u', '-P', '-r', '-c', '-k', '-i', '-g', '-m', '-L', '-T', '-q'], check: (c, s) => (/^(edit|create|delete)$/.test(valuesOf(c, '-o')[0] ?? '') ? flag(s, REASONS.accounts) : undefined) },
+  // The journal and Windows event logs: `journalctl --vacuum-time=1s` deletes what is older; `wevtutil cl Security` clears a log.
+  { names: ['journalctl'], rules: [{ option: /^--(vacuum-time|vacuum-size|vacuum-files)(=.*)?$/, reason: REASONS.history }] },
+  { names: ['wevtutil', 'wevtutil.exe'], rules: [{ sub: 'cl|clear-log', reason: REASONS.history }, { sub: 'sl|set-log', operand: /^\/e(nabled)?:false$/i, reason: REASONS.history }] },
   // bash `history -c`/`-d N`, fish `history clear`/`delete`; `history -w /dev/null` writes it nowhere.
   { names: ['history'], rules: [{ option: /^-[a-z]*[cd]/, reason: REASONS.history }, { sub: 'clear|delete|clear-session', reason: REASONS.history }] },
   { names: ['hearth', 'at', 'batch'], check: self },
