@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LearningLoop, type LearningSettings, type SessionView } from '../src/core/learning/learning-loop.js';
+import { LearningLoop, type LearningSettings, type ReflectionCounts, type SessionView } from '../src/core/learning/learning-loop.js';
+import { ConversationCounterStore } from '../src/core/learning/conversation-counters.js';
 import { LocalBackend } from '../src/core/exec/local.js';
+import { LearningState } from '../src/core/store/learning-state.js';
 import type { ChatMessage } from '../src/core/llm/types.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
 import { createToolset } from '../src/core/tools/registry.js';
@@ -22,7 +24,10 @@ const turn: ChatMessage[] = [
   { role: 'assistant', content: 'hi' },
 ];
 
-function setup(settings: Partial<LearningSettings>, reflect: (signal: AbortSignal) => Promise<number>) {
+/** A reflection that changed `n` facts (all added). */
+const changed = (n: number) => ({ added: n, reinforced: 0, superseded: 0, rejected: 0 });
+
+function setup(settings: Partial<LearningSettings>, reflect: (signal: AbortSignal) => Promise<ReflectionCounts>) {
   temp = createTempStore();
   const store = temp.open();
   const loop = new LearningLoop(
@@ -48,7 +53,7 @@ function setup(settings: Partial<LearningSettings>, reflect: (signal: AbortSigna
 describe('learning loop scheduling', () => {
   it('reflects every N delivered turns, reports changed facts, and skips interrupted turns', async () => {
     let calls = 0;
-    const { loop, events, view } = setup({}, () => Promise.resolve(++calls));
+    const { loop, events, view } = setup({}, () => Promise.resolve(changed(++calls)));
     loop.afterTurn(view, turn, false);
     expect(loop.isBusy('s1')).toBe(false); // 1 of 2 turns
     loop.afterTurn(view, turn, true); // counted, but an interrupted turn starts nothing
@@ -61,7 +66,7 @@ describe('learning loop scheduling', () => {
 
   it('reflects after a session goes idle, without waiting for the Nth turn', async () => {
     let calls = 0;
-    const { loop, view } = setup({ reflectEveryTurns: 100, idleReflectMs: 30 }, () => Promise.resolve(++calls && 0));
+    const { loop, view } = setup({ reflectEveryTurns: 100, idleReflectMs: 30 }, () => Promise.resolve(changed(++calls && 0)));
     loop.afterTurn(view, turn, false);
     await new Promise((resolve) => setTimeout(resolve, 120));
     await loop.idle('s1');
@@ -85,3 +90,63 @@ describe('learning loop scheduling', () => {
     expect(events).toEqual([{ type: 'notice', level: 'warning', message: 'Background learning failed: model answered garbage' }]);
   });
 });
+
+describe('learning counters belong to the conversation', () => {
+  it('a child session (compression continues there) keeps counting where its parent left off', async () => {
+    temp = createTempStore();
+    const store = temp.open();
+    let calls = 0;
+    const loop = new LearningLoop(
+      { learnedContext: () => ({}), skillHint: () => null, reflect: () => Promise.resolve(changed(++calls && 0)) },
+      { reviewEnabled: false, reviewIterations: 16, nudges: { skillIterations: 10, memoryTurns: 10 }, reflectEveryTurns: 3, idleReflectMs: null },
+      store,
+    );
+    loops.push(loop);
+    const parent = store.createSession({ source: 'cli', model: 'scripted:test' });
+    const child = store.createSession({ source: 'cli', model: 'scripted:test', parentSessionId: parent.id });
+    const view = (sessionId: string): SessionView => ({ ...setupView(), sessionId });
+    loop.afterTurn(view(parent.id), turn, false);
+    loop.afterTurn(view(parent.id), turn, false);
+    loop.afterTurn(view(child.id), turn, false); // the third turn of the conversation, in the child
+    await loop.idle(child.id);
+    // Catches counters keyed by session id: the child would start again at 1 of 3.
+    expect(calls).toBe(1);
+    expect(loop.counts(child.id)).toMatchObject({ turnsSinceReflection: 0, turnsSinceMemory: 3 });
+  });
+
+  it('saved counters carry a conversation across a restart', async () => {
+    temp = createTempStore();
+    const store = temp.open();
+    let calls = 0;
+    const make = () => {
+      const loop = new LearningLoop(
+        { learnedContext: () => ({}), skillHint: () => null, reflect: () => Promise.resolve(changed(++calls && 0)) },
+        { reviewEnabled: false, reviewIterations: 16, nudges: { skillIterations: 10, memoryTurns: 10 }, reflectEveryTurns: 2, idleReflectMs: null },
+        store,
+        undefined,
+        { counters: new ConversationCounterStore(new LearningState(store.db)) },
+      );
+      loops.push(loop);
+      return loop;
+    };
+    const session = store.createSession({ source: 'cli', model: 'scripted:test' });
+    const first = make();
+    first.afterTurn({ ...setupView(), sessionId: session.id }, turn, false);
+    await first.close();
+    const second = make(); // a new process over the same database
+    second.afterTurn({ ...setupView(), sessionId: session.id }, turn, false);
+    await second.idle(session.id);
+    expect(calls).toBe(1);
+  });
+});
+
+function setupView(): Omit<SessionView, 'sessionId'> {
+  return {
+    model: new ScriptedModel([]),
+    systemPrompt: 'system',
+    history: turn,
+    tools: createToolset('lite', { backend: new LocalBackend() }),
+    approvals: new ApprovalPolicyBroker(),
+    workspace: temp.dir,
+  };
+}

@@ -5,6 +5,7 @@ import { approvalsCommand } from './commands/approvals.js';
 import { chatCommand } from './commands/chat.js';
 import { checkpointsCommand } from './commands/checkpoints.js';
 import { doctorCommand } from './commands/doctor.js';
+import { learningCommand } from './commands/learning.js';
 import { memoryCommand } from './commands/memory.js';
 import { modelsCommand } from './commands/models.js';
 import { pendingCommand } from './commands/pending.js';
@@ -26,6 +27,7 @@ Usage:
   hearth memory show|edit|export|import|user [--json]   what Hearth remembers about you and the work
   hearth skills list|show <name>|validate <dir>|install <dir> [--json]
   hearth pending list|approve <id>|reject <id>           memory and skill writes waiting for approval
+  hearth learning log [--limit N] [--json]               every background review, flush, reflection and curator run
   hearth approvals check "<command>"|--stdin [--json]|list|revoke <reason>   classify commands; the "always" allowlist
   hearth checkpoints list|diff <N>|rollback <N> [--dir DIR] [--yes] [--json]   undo the agent's file changes
   hearth serve [--port N] [--open]   the interface in your browser, on 127.0.0.1 with a per-launch token
@@ -54,6 +56,7 @@ const commands: Record<string, Command> = {
   memory: memoryCommand,
   skills: skillsCommand,
   pending: pendingCommand,
+  learning: learningCommand,
   approvals: approvalsCommand,
   checkpoints: checkpointsCommand,
   serve: serveCommand,

@@ -6,6 +6,7 @@ import { parseModelSpec } from '../../core/llm/model-spec.js';
 import { detectGpu } from '../../core/llm/providers/local-gpu.js';
 import { loadInjectionModel } from '../../core/safety/injection/model-weights.js';
 import { apiKeyAccount, getSecret } from '../../core/safety/secrets/keychain.js';
+import { describeRun, LearningJournal } from '../../core/learning/journal.js';
 import { openStore } from '../../core/store/open-store.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
@@ -15,8 +16,10 @@ interface Check {
   name: string;
   ok: boolean;
   detail: string;
-  /** What to do about it; required when !ok. */
+  /** What to do about it; required when !ok (and given with a warning). */
   fix?: string;
+  /** Worth the user's attention but not broken: printed with ⚠, and the exit code stays 0. */
+  warning?: boolean;
 }
 
 /** `hearth doctor`: each check prints ✓ or ✗ with the fix. Exit 1 when anything needs fixing. */
@@ -31,8 +34,8 @@ export async function doctorCommand(argv: string[], io: CliIO): Promise<number> 
   else {
     const s = styler(io.isTTY && !io.env.NO_COLOR);
     for (const c of checks) {
-      io.out(`${c.ok ? s.green('✓') : s.red('✗')} ${c.name}: ${c.detail}\n`);
-      if (!c.ok && c.fix) io.out(`    fix: ${c.fix}\n`);
+      io.out(`${!c.ok ? s.red('✗') : c.warning ? s.yellow('⚠') : s.green('✓')} ${c.name}: ${c.detail}\n`);
+      if ((!c.ok || c.warning) && c.fix) io.out(`    fix: ${c.fix}\n`);
     }
   }
   return checks.every((c) => c.ok) ? 0 : 1;
@@ -56,6 +59,8 @@ async function runChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
 
   checks.push(checkKeychain(env));
   checks.push(checkDatabase(home, env));
+  const learning = checkLearningJournal(home, env);
+  if (learning !== null) checks.push(learning);
   checks.push(checkInjectionModel());
 
   if (config) {
@@ -104,6 +109,40 @@ function checkDatabase(home: string, env: NodeJS.ProcessEnv): Check {
       ? 'set HEARTH_DB_KEY to the key the database was created with, or restore the keychain entry'
       : 'see the message above';
     return { name: 'database', ok: false, detail: errorMessage(err), fix };
+  }
+}
+
+/** Background runs this recent count: a day is long enough to notice, short enough that old failures fade. */
+const RECENT_LEARNING_MS = 24 * 3_600_000;
+/** Failures named on the doctor's line at most; the rest are counted. */
+const NAMED_FAILURES = 3;
+
+/**
+ * Background learning fails where nobody watches (issue 11): warn when recent runs failed or had their writes
+ * refused, naming them. Null when the store cannot be opened (the database check already says why).
+ */
+function checkLearningJournal(home: string, env: NodeJS.ProcessEnv): Check | null {
+  let store;
+  try {
+    store = openStore(home, { env });
+  } catch (err) {
+    void err; // reported by checkDatabase
+    return null;
+  }
+  try {
+    const failed = new LearningJournal(store.db).failedSince(Date.now() - RECENT_LEARNING_MS);
+    if (failed.length === 0) return { name: 'learning', ok: true, detail: 'no background run failed in the last 24 hours' };
+    const named = failed.slice(0, NAMED_FAILURES).map((run) => `#${run.id} ${describeRun(run)}`).join('; ');
+    const more = failed.length > NAMED_FAILURES ? ` and ${failed.length - NAMED_FAILURES} more` : '';
+    return {
+      name: 'learning',
+      ok: true,
+      warning: true,
+      detail: `${failed.length} background run${failed.length === 1 ? '' : 's'} failed in the last 24 hours: ${named}${more}`,
+      fix: 'see `hearth learning log` for every run and why it failed',
+    };
+  } finally {
+    store.close();
   }
 }
 

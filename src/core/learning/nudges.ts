@@ -20,8 +20,14 @@ const MEMORY_WRITE_TOOLS = new Set(['memory']);
  * agent that keeps its memory and skills current is never nudged.
  */
 export class NudgeCounters {
-  private itersSinceSkill = 0;
-  private turnsSinceMemory = 0;
+  private itersSinceSkill: number;
+  private turnsSinceMemory: number;
+
+  /** Starts from saved counts (a conversation resumed after a restart or continued after compression). */
+  constructor(from: { itersSinceSkill: number; turnsSinceMemory: number } = { itersSinceSkill: 0, turnsSinceMemory: 0 }) {
+    this.itersSinceSkill = from.itersSinceSkill;
+    this.turnsSinceMemory = from.turnsSinceMemory;
+  }
 
   /** Feeds the messages one turn added (user message first). */
   recordTurn(messages: readonly ChatMessage[]): void {

@@ -4,11 +4,16 @@ import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { ApprovalBroker } from '../safety/approvals/broker.js';
 import { runTurn, type TurnResult } from '../agent/loop.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { LearningRunOutcome, RefusedWrite } from './journal.js';
 import { reviewPrompt, type ReviewPurpose } from './review-prompts.js';
 
 /** Tools a review may call: memory and skill management, and the read-only skill lookups they need. */
 export const REVIEW_TOOLS = ['memory', 'skills_list', 'skills_search', 'skill_view', 'skill_manage'] as const;
 export const DEFAULT_REVIEW_ITERATIONS = 16;
+/** The review tools that write; a refused or failed call of one of these is a write that did not land. */
+const WRITE_TOOLS: ReadonlySet<string> = new Set(['memory', 'skill_manage']);
+/** A refusal reason is the tool's error text; this much of it is plenty to say why. */
+const REASON_CHARS = 300;
 
 /** The session a review looks at, as the agent host hands it over. */
 export interface SessionView {
@@ -43,6 +48,8 @@ export interface ReviewResult {
   final: string;
   /** What it changed, as the user was told. */
   updates: Extract<AgentEvent, { type: 'learning' }>[];
+  /** Write calls that came back refused, denied or failed (from the tool outcome, not the model's words). */
+  refused: RefusedWrite[];
   error?: TurnResult['error'];
 }
 
@@ -58,6 +65,7 @@ export async function runReview(options: ReviewOptions): Promise<ReviewResult> {
     throw new HearthError('usage', 'A background review needs the memory or skill_manage tool, and its toolset has neither.');
   }
   const updates: ReviewResult['updates'] = [];
+  const refused: RefusedWrite[] = [];
   const result = await runTurn({
     sessionId: options.sessionKey,
     workspace: options.workspace,
@@ -73,10 +81,38 @@ export async function runReview(options: ReviewOptions): Promise<ReviewResult> {
     askUser: () => Promise.reject(new HearthError('usage', 'A background review cannot ask the user; decide from the conversation.')),
     emit: (event) => {
       if (event.type === 'learning') updates.push(event);
+      const refusal = event.type === 'tool_end' ? refusedWrite(event) : null;
+      if (refusal !== null) refused.push(refusal);
       // Only what the user must see leaves the review: its streaming text and statuses would read as a second reply.
       if (event.type === 'learning' || event.type === 'notice') options.emit(event);
     },
     onMessage: (message) => options.onMessage?.(message),
   });
-  return { reason: result.reason, final: result.final, updates, ...(result.error === undefined ? {} : { error: result.error }) };
+  return { reason: result.reason, final: result.final, updates, refused, ...(result.error === undefined ? {} : { error: result.error }) };
+}
+
+/** A write tool call that did not land: its outcome is anything but done (older producers: isError). */
+function refusedWrite(event: Extract<AgentEvent, { type: 'tool_end' }>): RefusedWrite | null {
+  if (!WRITE_TOOLS.has(event.name)) return null;
+  const status = event.outcome?.status ?? (event.isError ? 'failed' : 'done');
+  if (status === 'done') return null;
+  const text = event.content.trim().replace(/\s+/g, ' ');
+  const reason = text === '' ? (event.outcome?.note ?? status) : text.length > REASON_CHARS ? `${text.slice(0, REASON_CHARS - 1)}…` : text;
+  return { tool: event.name, reason };
+}
+
+/**
+ * How a review ended, for the journal and the user: success only when a write landed. A review whose every
+ * write was refused is `refused` whatever its last words claim ("Saved." after a refused skill_manage).
+ */
+export function reviewOutcome(result: ReviewResult): { outcome: LearningRunOutcome; reason: string } {
+  const refusals = result.refused.map((r) => `${r.tool} refused: ${r.reason}`).join('; ');
+  if (result.reason === 'aborted') return { outcome: 'cancelled', reason: result.error?.message ?? 'review cancelled' };
+  if (result.reason === 'error') return { outcome: 'failed', reason: result.error?.message ?? 'the review failed' };
+  if (result.updates.length > 0) {
+    const saved = result.updates.map((u) => u.message).join('; ');
+    return { outcome: 'saved', reason: refusals === '' ? saved : `${saved}; ${refusals}` };
+  }
+  if (result.refused.length > 0) return { outcome: 'refused', reason: `review could not save: ${refusals}` };
+  return { outcome: 'nothing', reason: 'nothing to save' };
 }

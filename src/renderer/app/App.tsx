@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ApprovalModal } from '../chat/ApprovalModal.js';
 import { ChatView } from '../chat/ChatView.js';
 import { useT } from '../i18n/i18n.js';
+import { LearningView } from '../learning/LearningView.js';
 import { MemoryView } from '../memory/MemoryView.js';
 import { ModelsView } from '../models/ModelsView.js';
 import { Onboarding } from '../onboarding/Onboarding.js';
@@ -20,6 +21,7 @@ const PAGES: Record<ViewName, () => React.JSX.Element> = {
   sessions: SessionsView,
   skills: SkillsView,
   memory: MemoryView,
+  learning: LearningView,
   models: () => <ModelsView />,
   settings: SettingsView,
 };

@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 
-export const VIEWS = ['chat', 'sessions', 'skills', 'memory', 'models', 'settings'] as const;
+export const VIEWS = ['chat', 'sessions', 'skills', 'memory', 'learning', 'models', 'settings'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 export interface NavState {
