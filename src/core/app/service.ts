@@ -4,7 +4,9 @@ import { errorMessage } from '../errors.js';
 import { ChatController } from './chat.js';
 import type { AppContext, AppSource } from './context.js';
 import { EventHub, type UiEventListener } from './event-hub.js';
+import { learningLogHandlers } from './learning-log.js';
 import { memoryHandlers } from './memory.js';
+import { memoryProtectionHandlers } from './memory-protection.js';
 import { pendingHandlers } from './pending.js';
 import { safetyHandlers } from './safety.js';
 import { sessionHandlers } from './sessions.js';
@@ -47,6 +49,8 @@ export function createAppService(engine: Engine, options: AppServiceOptions): Ap
     ...pendingHandlers(ctx),
     ...safetyHandlers(ctx),
     ...memoryHandlers(ctx),
+    ...learningLogHandlers(ctx),
+    ...memoryProtectionHandlers(ctx),
     ...settingsHandlers(ctx),
     // Only the routes: a model manager may carry more (its own close), which is not a route.
     'models.list': options.models['models.list'],
