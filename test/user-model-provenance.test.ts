@@ -10,6 +10,7 @@ import { LocalBackend } from '../src/core/exec/local.js';
 import { OpenAICompatibleModel } from '../src/core/llm/providers/openai.js';
 import type { ChatRequest } from '../src/core/llm/types.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
+import { withoutHearthText } from '../src/core/store/provenance.js';
 import { createToolset } from '../src/core/tools/registry.js';
 import { UserFactStore } from '../src/core/user-model/facts.js';
 import { reflectOnUser } from '../src/core/user-model/reflect.js';
@@ -122,6 +123,20 @@ describe('message provenance and the reflection', () => {
     expect(result.added).toEqual([]);
     expect(result.rejected).toEqual([{ statement: 'The user likes tea notes summarised.', reason: expect.stringContaining('no valid evidence') as string }]);
     expect(facts.active()).toEqual([]);
+  });
+
+  it('the memory review can leave out the summary, in the live session and after a resume', async () => {
+    const { temp, child } = await compressedConversation(QUESTIONS);
+    const store = temp.open();
+    const host = new AgentHost({ store, model: new SmallWindowModel([]), tools: createToolset('lite', { backend }), approvals: new ApprovalPolicyBroker(), home: root, workspace: root });
+    cleanups.push(() => host.close());
+    host.resumeSession(child);
+    const resumed = host.history(child);
+    expect(resumed.some((m) => m.content.startsWith(SUMMARY_MARKER))).toBe(true);
+    const reviewed = withoutHearthText(resumed);
+    expect(reviewed.some((m) => m.content.startsWith(SUMMARY_MARKER))).toBe(false);
+    // Only the summary goes: everything else the review reads is kept, in order.
+    expect(reviewed).toEqual(resumed.filter((m) => !m.content.startsWith(SUMMARY_MARKER)));
   });
 
   it('a fact cites session, message and excerpt of what the user typed', async () => {

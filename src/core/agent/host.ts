@@ -13,7 +13,7 @@ import { fillMissingToolResults } from './history-repair.js';
 import { runTurn, userUpdateEvent } from './loop.js';
 import type { CompressionConfig } from './compression/index.js';
 import { assembleSystemPrompt } from './prompt.js';
-import { SessionCompactor } from './session-compaction.js';
+import { SessionCompactor, type CompactionOutcome } from './session-compaction.js';
 import { SteerQueue } from './steer-queue.js';
 import { undoForecast } from './checkpoint-forecast.js';
 import { UserQuestions, type PendingQuestions } from './user-questions.js';
@@ -222,7 +222,12 @@ export class AgentHost {
         live.history.push(message);
       },
       onUsage: (usage) => store.addUsage(live.record.id, usage),
-      ...(this.compactor === null ? {} : { compact: (conversation, signal) => this.compact(live, conversation, signal, (event) => channel.push(event)) }),
+      ...(this.compactor === null
+        ? {}
+        : {
+            compact: (conversation, signal) => this.compact(live, conversation, signal, (event) => channel.push(event)),
+            recoverOverflow: (conversation, round, signal) => this.recoverOverflow(live, conversation, round, signal, (event) => channel.push(event)),
+          }),
     }))
       .then(
         (result) => {
@@ -261,7 +266,17 @@ export class AgentHost {
     options: { force?: boolean; focus?: string } = {},
   ): Promise<ChatMessage[] | null> {
     if (this.compactor === null) return null;
-    const outcome = await this.compactor.maybeCompact(live, conversation, signal, emit, options);
+    return this.adopt(live, await this.compactor.maybeCompact(live, conversation, signal, emit, options));
+  }
+
+  /** The provider rejected the prompt as too long: summarise or leave the oldest turns out (they stay stored). */
+  private async recoverOverflow(live: LiveSession, conversation: readonly ChatMessage[], round: number, signal: AbortSignal, emit: (event: AgentEvent) => void): Promise<ChatMessage[] | null> {
+    if (this.compactor === null) return null;
+    return this.adopt(live, await this.compactor.recoverOverflow(live, conversation, round, signal, emit));
+  }
+
+  /** The live session continues with the compacted history, in the child session when there is one. */
+  private adopt(live: LiveSession, outcome: CompactionOutcome | null): ChatMessage[] | null {
     if (outcome === null) return null;
     live.history = [...outcome.history];
     if (outcome.child !== null) {
@@ -381,7 +396,8 @@ function toChatMessage(row: StoredMessage): ChatMessage[] {
     case 'system':
       return [];
     case 'user':
-      return [{ role: 'user', content: row.content }];
+      // A resumed summary stays marked as Hearth's, so the learning loop still tells it from the user's words.
+      return [row.origin === 'hearth' ? { role: 'user', content: row.content, origin: 'hearth' } : { role: 'user', content: row.content }];
     case 'assistant':
       return [
         {
