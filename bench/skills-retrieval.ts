@@ -160,7 +160,7 @@ export function frozenHeldOut(): CorpusRequest[] {
  */
 export async function withLearnedTriggers(skills: readonly Skill[]): Promise<{ skills: Skill[]; failed: number; calls: number }> {
   const model = scriptedTriggerModel();
-  const learner = new SkillTriggerLearner({ model, store: new MemorySkillTriggers(), warn: () => undefined });
+  const learner = new SkillTriggerLearner({ model, store: new MemorySkillTriggers(), warn: () => undefined, startDelayMs: 0 });
   const copies = skills.map((skill) => ({ ...skill }));
   const report = await learner.refresh(copies);
   for (const skill of copies) {

@@ -53,10 +53,10 @@ const triggers = (...phrasings: string[]): string => JSON.stringify({ triggers: 
 const GOOD_REPLICATION = triggers('mariadb read replica', 'read-only follower database', 'standby mysql server', 'percona replica lag', 'primary and secondary database');
 
 /** One engine start over the shared store: a learner speaking to the scripted server, and the skill service. */
-function start(options: { now?: () => number; retryAfterMs?: number } = {}): { service: SkillService; learner: SkillTriggerLearner; warnings: string[] } {
+function start(options: { now?: () => number; retryAfterMs?: number; startDelayMs?: number } = {}): { service: SkillService; learner: SkillTriggerLearner; warnings: string[] } {
   const warnings: string[] = [];
   const model = new OpenAICompatibleModel({ id: 'openai:trigger-writer', baseUrl: server.url, model: 'trigger-writer', retries: 0, retryBaseDelayMs: 1 });
-  const learner = new SkillTriggerLearner({ model, store: new SqliteSkillTriggers(store.db), warn: (w) => warnings.push(w), ...options });
+  const learner = new SkillTriggerLearner({ model, store: new SqliteSkillTriggers(store.db), warn: (w) => warnings.push(w), startDelayMs: 0, ...options });
   const service = new SkillService({ roots: [{ path: join(home, 'skills'), scope: 'user', label: 'HEARTH_HOME/skills' }], usage: new SkillUsageStore(store.db), catalogSize: 12, triggers: learner });
   return { service, learner, warnings };
 }
@@ -186,6 +186,21 @@ describe('learned trigger phrasings over the real wire', () => {
     expect((await service.triggersReady()).learned).toEqual(['mysql-replication']);
     expect(learner.status(skill)).toMatchObject({ error: null, attempts: 3 });
     expect(await ranked(service, 'add a read-only follower to our mariadb cluster')).toContain('mysql-replication');
+  });
+
+  it('waits its start delay before asking, and a close during the wait asks nothing (the reply comes first)', async () => {
+    // Catches: trigger calls racing the user's first reply at engine start (on a local model the reply queues behind them).
+    const { service, learner } = start({ startDelayMs: 200 });
+    const ready = service.triggersReady();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests).toHaveLength(0);
+    await learner.close();
+    expect(await ready).toEqual({ learned: [], failed: [] });
+    expect(server.requests).toHaveLength(0);
+
+    const later = start({ startDelayMs: 50 });
+    expect((await later.service.triggersReady()).learned).toEqual(['postgres-backup']);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('a failing model call (HTTP 500) is kept and reported like a bad answer', async () => {

@@ -81,6 +81,11 @@ const SkillsSection = z.object({
   catalog_size: positiveInt('a positive integer').default(12),
   /** Curator: agent-created skills unused this long are archived (moved, never deleted). */
   archive_after_days: positiveInt('a positive integer (days)').default(90),
+  /**
+   * The model writes "when to use" phrasings for each new or changed skill (one call per skill version, in the
+   * background), and skill ranking uses them (decision 0013). Off: skills rank on their own text only.
+   */
+  learn_triggers: z.boolean({ error: 'expected true or false' }).default(true),
 });
 
 const ReviewSection = z.object({

@@ -112,10 +112,17 @@ export interface SkillTriggerLearnerOptions {
   /** A failed skill is asked again only after this long (default 10 minutes), not on every library reload. */
   retryAfterMs?: number;
   timeoutMs?: number;
+  /**
+   * Wait this long before the first call of a refresh (default 20 s). The refresh starts when the library is
+   * scanned, which is when the user is waiting for a reply (engine start, a skill just written mid-turn); the
+   * phrasings can wait, the reply should not queue behind them on a local model.
+   */
+  startDelayMs?: number;
   now?: () => number;
 }
 
 const DEFAULT_RETRY_AFTER_MS = 10 * 60_000;
+const DEFAULT_START_DELAY_MS = 20_000;
 
 /** Keeps the library's phrasings up to date in the background, one model call at a time. */
 export class SkillTriggerLearner {
@@ -156,11 +163,15 @@ export class SkillTriggerLearner {
   private async learn(skills: readonly Skill[]): Promise<TriggerRefresh> {
     const { store, model } = this.options;
     const report: TriggerRefresh = { learned: [], failed: [] };
-    for (const skill of skills) {
-      if (skill.disableModelInvocation || this.closing.signal.aborted) continue;
+    const due = skills.filter((skill) => !skill.disableModelInvocation && this.isDue(store.get(skillTriggerHash(skill))));
+    if (due.length === 0 || !(await this.delay(this.options.startDelayMs ?? DEFAULT_START_DELAY_MS))) return report;
+    // A newer scan arrived while waiting: it is the one to learn from.
+    if (this.latest !== skills) return report;
+    for (const skill of due) {
+      if (this.closing.signal.aborted) break;
       const hash = skillTriggerHash(skill);
       const stored = store.get(hash);
-      if (stored !== undefined && (stored.triggers !== null || this.now() - stored.updatedAt < (this.options.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS))) continue;
+      if (!this.isDue(stored)) continue;
       let result: TriggerResult;
       try {
         result = await generateSkillTriggers(model, skill, this.closing.signal, this.options.timeoutMs);
@@ -180,6 +191,28 @@ export class SkillTriggerLearner {
       }
     }
     return report;
+  }
+
+  /** New or changed (no row for this text), or a failed attempt old enough to try again. */
+  private isDue(stored: StoredTriggers | undefined): boolean {
+    return stored === undefined || (stored.triggers === null && this.now() - stored.updatedAt >= (this.options.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS));
+  }
+
+  /** False when the learner closed while waiting. */
+  private delay(ms: number): Promise<boolean> {
+    const signal = this.closing.signal;
+    if (signal.aborted) return Promise.resolve(false);
+    if (ms <= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (open: boolean): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        resolve(open);
+      };
+      const onAbort = (): void => done(false);
+      const timer = setTimeout(() => done(true), ms);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   private now(): number {
