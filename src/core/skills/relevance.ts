@@ -49,7 +49,7 @@ export interface RankOptions {
  * than the description, so weighed like tags, above the description but below the name, and barely
  * length-normalised (one skill's longer list is not less relevant). 2 had the best top-5 on the tuning seeds
  * 101…120 (tied with 1 and 2.5, and the best top-1 of the three; bench/skills-retrieval.ts
- * --sweep-trigger-weight, decision 0012), never chosen on the frozen held-out set.
+ * --sweep-trigger-weight, decision 0013), never chosen on the frozen held-out set.
  */
 export const TRIGGER_WEIGHT = 2;
 
