@@ -27,7 +27,7 @@ interface WireMessage {
   content: string | null;
 }
 
-const RULE = 'Standing rule: never push to main without asking.';
+const RULE = 'Standing rule: reply in British English.';
 const AGENT_NOTE = 'Prefers tabs over spaces.';
 const FILLER = 'Uses a Dvorak keyboard layout.';
 const NEW_FACT = 'Works night shifts at weekends.';
@@ -41,7 +41,7 @@ function consolidatingReview(body: unknown): ScriptedTurn {
   const step = messages.slice(lastUser).filter((m) => m.role === 'tool').length;
   const steps: ScriptedTurn[] = [
     { toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'user', content: NEW_FACT } }] },
-    { toolCalls: [{ name: 'memory', arguments: { action: 'remove', target: 'user', old_text: 'never push to main' } }] },
+    { toolCalls: [{ name: 'memory', arguments: { action: 'remove', target: 'user', old_text: 'British English' } }] },
     { toolCalls: [{ name: 'memory', arguments: { action: 'remove', target: 'user', old_text: 'tabs over spaces' } }] },
     { toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'user', content: NEW_FACT } }] },
     { text: 'Consolidated the user profile.' },

@@ -34,7 +34,7 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-const RULE = 'Standing rule: never push to main without asking.';
+const RULE = 'Standing rule: reply in British English.';
 const ctx = () => toolContext({ workspace: temp.dir, notify: (u) => updates.push(u) });
 
 function errorOf(fn: () => unknown): unknown {
@@ -51,15 +51,15 @@ describe('protected memory entries in the store', () => {
     const rule = memory.add('user', RULE, { by: USER_IN_APP }).entry;
     expect(rule).toMatchObject({ author: 'user', via: 'app', protected: true });
 
-    const removal = errorOf(() => memory.remove('user', 'never push to main'));
+    const removal = errorOf(() => memory.remove('user', 'British English'));
     expect(isHearthError(removal, 'memory_protected')).toBe(true);
     expect((removal as Error).message).toContain(`'${RULE}' is protected`);
-    expect(isHearthError(errorOf(() => memory.replace('user', 'never push', 'Pushes to main freely.')), 'memory_protected')).toBe(true);
+    expect(isHearthError(errorOf(() => memory.replace('user', 'British', 'Replies in any English.')), 'memory_protected')).toBe(true);
     expect(memory.read('user').map((e) => e.content)).toEqual([RULE]);
     expect(memory.changes()).toEqual([]);
 
-    memory.replace('user', 'never push', 'Standing rule: never push to main or release without asking.', { by: USER_IN_CLI });
-    memory.remove('user', 'never push', { by: USER_IN_APP });
+    memory.replace('user', 'British', 'Standing rule: reply in British English, with metric units.', { by: USER_IN_CLI });
+    memory.remove('user', 'British', { by: USER_IN_APP });
     expect(memory.read('user')).toEqual([]);
   });
 
@@ -153,11 +153,11 @@ describe('the memory tool and protected entries', () => {
   it('a removal of a protected entry becomes a pending change the user sees, and the model is told it waits (catches a silent refusal or a silent delete)', async () => {
     memory.add('user', RULE, { by: USER_IN_APP });
     const { pending, tool } = pendingTool();
-    const result = await runTool(tool, { action: 'remove', target: 'user', old_text: 'never push to main' }, ctx());
+    const result = await runTool(tool, { action: 'remove', target: 'user', old_text: 'British English' }, ctx());
     expect(result.isError).toBeUndefined();
     expect(result.content).toMatch(/^Not removed: .* is protected.*waiting for the user's approval as pending change #1; .*do not retry it/);
     expect(memory.read('user').map((e) => e.content)).toEqual([RULE]);
-    expect(pending.list()).toMatchObject([{ id: 1, kind: 'memory', sessionId: 's1', payload: { action: 'remove', target: 'user', old_text: 'never push to main' } }]);
+    expect(pending.list()).toMatchObject([{ id: 1, kind: 'memory', sessionId: 's1', payload: { action: 'remove', target: 'user', old_text: 'British English' } }]);
     expect(pending.list()[0]?.summary).toBe(`remove from user profile (protected): '${RULE}'`);
     expect(updates).toEqual([
       { kind: 'learning', action: 'write_staged', target: 'user', message: `Not removed, waiting for your approval (#1): the agent wants to remove from user profile (protected): '${RULE}'` },
@@ -172,7 +172,7 @@ describe('the memory tool and protected entries', () => {
   it('without anywhere to propose to, the refusal is an error the model can read (catches an exception escaping to the loop)', async () => {
     memory.add('user', RULE, { by: USER_IN_APP });
     const tool = createMemoryTool({ memory, limits: { memory: 2200, user: 1375 } });
-    const result = await runTool(tool, { action: 'replace', target: 'user', old_text: 'never push', content: 'Pushes freely.' }, ctx());
+    const result = await runTool(tool, { action: 'replace', target: 'user', old_text: 'British', content: 'Replies in any English.' }, ctx());
     expect(result.isError).toBe(true);
     expect(result.content).toContain('is protected');
     expect(memory.read('user').map((e) => e.content)).toEqual([RULE]);
