@@ -16,7 +16,8 @@ export const pendingHelp = `Usage:
   hearth pending list [--json]        memory and skill writes waiting for your approval
   hearth pending approve <id>         apply one (the same checks run again)
   hearth pending reject <id>          discard one
-Writes are staged instead of applied when memory.write_approval or skills.write_approval is true.`;
+Writes are staged instead of applied when memory.write_approval or skills.write_approval is true, and always
+when the agent asks to change or remove a protected memory entry (one you wrote, approved or marked: hearth memory protect).`;
 
 export async function pendingCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('pending', argv, { json: { type: 'boolean' } });
