@@ -194,8 +194,24 @@ function httpFailure(response: Response, bodyText: string, post: StreamingPost):
     });
     return new RetryableFailure(error, retryAfterMs);
   }
+  if (isContextOverflow(status, bodyText)) {
+    return new HearthError('model_context_overflow', `${post.modelId} rejected the prompt as too long for its context window (HTTP ${status})${suffix}.`, { details });
+  }
   const error = new HearthError('model_http', `${post.modelId} failed with HTTP ${status}${suffix}.`, { details });
   return status >= 500 ? new RetryableFailure(error, retryAfterMs) : error;
+}
+
+/**
+ * How providers say a prompt is over the window, so the agent can recover (prune) instead of failing
+ * every later turn: OpenAI / vLLM / OpenRouter "maximum context length is … tokens" and code
+ * `context_length_exceeded`, Anthropic "prompt is too long", llama-server `exceed_context_size_error`,
+ * Gemini "input token count … exceeds the maximum", Mistral/Groq "reduce the length of the messages".
+ */
+const CONTEXT_OVERFLOW_PATTERN =
+  /context_length_exceeded|maximum context length|context (?:length|window|size) (?:is |was )?exceeded|exceeds? the (?:available |maximum )?context|exceed_context_size|prompt (?:is )?too long|greater than the context length|input token count .* exceeds|reduce the length of the messages|too many tokens in the prompt/i;
+
+function isContextOverflow(status: number, bodyText: string): boolean {
+  return (status === 400 || status === 413 || status === 422) && CONTEXT_OVERFLOW_PATTERN.test(bodyText);
 }
 
 /** The human part of a provider's error body: OpenAI/Anthropic `{error:{message}}`, `{message}`, or plain text. */

@@ -6,10 +6,10 @@ import { fillMissingToolResults } from '../history-repair.js';
 import { toolPairingProblems } from './history-check.js';
 import { planCompression, type CompressionPlan } from './plan.js';
 import { pruneToolOutputs } from './prune.js';
-import { SUMMARY_SYSTEM_PROMPT, summarizeMiddle } from './summarize.js';
+import { buildSummaryRequest, summarizeMiddle } from './summarize.js';
 import { isSummaryMessage, summaryBody, summaryMessage } from './summary-message.js';
-import { conversationThreshold, estimateTokens, historyTokens, thresholdTokens } from './token-estimate.js';
-import { chunkForTranscript } from './transcript.js';
+import { conversationThreshold, estimateTokens, historyTokens, PER_MESSAGE_OVERHEAD, thresholdTokens } from './token-estimate.js';
+import { addCuts, chunkForTranscript, NO_CUTS, type TranscriptCuts } from './transcript.js';
 
 /**
  * Context compression (PARITY §6) for any window size, 4K included: prune old tool outputs, keep the
@@ -62,6 +62,8 @@ export type CompressionResult =
       carriedMessages: number;
       /** Model calls used (more than one when the middle was larger than a small model's window). */
       summaryCalls: number;
+      /** Long messages the summary request could not hold whole (the summary message says so; the host tells the user). */
+      shortened: TranscriptCuts;
       usage: { inputTokens: number; outputTokens: number };
       /** Set when even the compressed prompt is over the threshold. */
       warning?: string;
@@ -79,8 +81,6 @@ export type CompressionResult =
 const MAX_SUMMARY_CALLS = 8;
 /** Token counts are cl100k estimates; leave room for the model's own tokenizer counting more. */
 const TOKENIZER_MARGIN = 0.9;
-/** The instructions around the transcript in the summary request (previous-summary framing, headings). */
-const INSTRUCTION_TOKENS = 250;
 const MIN_TRANSCRIPT_TOKENS = 256;
 
 export async function compressContext(options: CompressOptions): Promise<CompressionResult> {
@@ -110,13 +110,14 @@ export async function compressContext(options: CompressOptions): Promise<Compres
 
   const maxTokens = summaryTokenBudget(contextLength, historyTokens(plan.middle));
   const reserved = Math.max(maxTokens, previousSummary === undefined ? 0 : countReferenceTokens(previousSummary));
-  const transcriptTokens = Math.floor(contextLength * TOKENIZER_MARGIN) - maxTokens - reserved - countReferenceTokens(SUMMARY_SYSTEM_PROMPT) - INSTRUCTION_TOKENS;
+  const transcriptTokens = Math.floor(contextLength * TOKENIZER_MARGIN) - maxTokens - reserved - requestOverheadTokens(maxTokens, options.focus);
   if (transcriptTokens < MIN_TRANSCRIPT_TOKENS) {
     const message = `A ${contextLength}-token context leaves no room for a summary request; use a model with a larger context.`;
     return keepAll('summary_failed', message, { code: 'model_context_overflow', message });
   }
 
   let summary = previousSummary;
+  let shortened = NO_CUTS;
   const usage = { inputTokens: 0, outputTokens: 0 };
   const chunks = mergeChunks(chunkForTranscript(toSummarize, transcriptTokens), MAX_SUMMARY_CALLS);
   for (const chunk of chunks) {
@@ -131,6 +132,7 @@ export async function compressContext(options: CompressOptions): Promise<Compres
         transcriptTokens,
       });
       summary = result.summary;
+      shortened = addCuts(shortened, result.cuts);
       usage.inputTokens += result.usage?.inputTokens ?? 0;
       usage.outputTokens += result.usage?.outputTokens ?? 0;
     } catch (err) {
@@ -142,7 +144,7 @@ export async function compressContext(options: CompressOptions): Promise<Compres
 
   // Carried skill content is kept, not summarised; the assistant messages carried with it are rebuilt copies.
   const summarizedMessages = plan.middle.length - plan.carried.filter((m) => m.role !== 'assistant').length;
-  const history = assemble(plan, summary as string, summarizedMessages);
+  const history = assemble(plan, summary as string, summarizedMessages, shortened);
   const problems = toolPairingProblems(history);
   if (problems.length > toolPairingProblems(pruned.history).length) {
     // A planning bug must cost a compression, never a provider rejection or a lost turn.
@@ -157,6 +159,7 @@ export async function compressContext(options: CompressOptions): Promise<Compres
     summarizedMessages,
     carriedMessages: plan.carried.length,
     summaryCalls: chunks.length,
+    shortened,
     usage,
     ...measures,
     ...(measures.fits ? {} : { warning: overWarning(measures, contextLength) }),
@@ -170,8 +173,17 @@ export function summaryTokenBudget(contextLength: number, middleTokens: number):
   return Math.max(low, Math.min(high, Math.round(middleTokens * 0.2)));
 }
 
-function assemble(plan: CompressionPlan, summary: string, summarized: number): ChatMessage[] {
-  return [...plan.head, summaryMessage(summary, Math.max(1, summarized)), ...plan.carried, ...plan.tail];
+function assemble(plan: CompressionPlan, summary: string, summarized: number, shortened: TranscriptCuts): ChatMessage[] {
+  return [...plan.head, summaryMessage(summary, Math.max(1, summarized), shortened), ...plan.carried, ...plan.tail];
+}
+
+/**
+ * The summary request without its transcript, measured rather than guessed: system prompt, the
+ * previous-summary framing (its text is reserved separately), the focus line and the headings.
+ */
+function requestOverheadTokens(maxTokens: number, focus: string | undefined): number {
+  const request = buildSummaryRequest({ middle: [], previousSummary: '-', maxTokens, ...(focus === undefined ? {} : { focus }) });
+  return request.messages.reduce((sum, m) => sum + PER_MESSAGE_OVERHEAD + countReferenceTokens(m.content), 0);
 }
 
 function earlierSummary(middle: readonly ChatMessage[]): string | undefined {

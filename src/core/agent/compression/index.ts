@@ -7,3 +7,5 @@ export { isPrunedOutput, pruneToolOutputs, PRUNE_MIN_CHARS, type PruneOptions, t
 export { buildSummaryRequest, summarizeMiddle, SUMMARY_SECTIONS, validateSummary, type SummarizeOptions, type SummarizeResult } from './summarize.js';
 export { isSummaryMessage, SUMMARY_MARKER, summaryBody, summaryMessage } from './summary-message.js';
 export { conversationThreshold, estimateTokens, historyTokens, messageTokens, needsCompression, thresholdTokens, type CompressionTrigger } from './token-estimate.js';
+export { LEFT_OUT_MARKER, leftOutNotice, pruneOldestTurns, type LeftOut, type OverflowPrune } from './overflow-prune.js';
+export { renderTranscript, type Transcript, type TranscriptCuts } from './transcript.js';

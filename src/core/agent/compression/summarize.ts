@@ -1,7 +1,7 @@
 import { HearthError } from '../../errors.js';
 import type { ChatMessage, ChatModel, ChatRequest, Usage } from '../../llm/types.js';
 import { streamResponse } from '../model-response.js';
-import { renderTranscript } from './transcript.js';
+import { renderTranscript, type TranscriptCuts } from './transcript.js';
 
 /**
  * The summarising call: one request, no tools, the middle of the conversation as a transcript, and a
@@ -50,11 +50,17 @@ export interface SummarizeOptions {
 export interface SummarizeResult {
   summary: string;
   usage: Usage | null;
+  /** What the transcript left out of long messages to fit `transcriptTokens`. */
+  cuts: TranscriptCuts;
 }
 
 /** The request, exported so its size can be measured before it is sent. */
 export function buildSummaryRequest(options: Omit<SummarizeOptions, 'model' | 'signal'>): ChatRequest {
-  const transcript = renderTranscript(options.middle, options.transcriptTokens);
+  return summaryRequest(options).request;
+}
+
+function summaryRequest(options: Omit<SummarizeOptions, 'model' | 'signal'>): { request: ChatRequest; cuts: TranscriptCuts } {
+  const { text: transcript, cuts } = renderTranscript(options.middle, options.transcriptTokens);
   const parts: string[] = [];
   if (options.previousSummary !== undefined && options.previousSummary.trim() !== '') {
     parts.push(
@@ -69,7 +75,7 @@ export function buildSummaryRequest(options: Omit<SummarizeOptions, 'model' | 's
   parts.push(`<transcript>\n${transcript}\n</transcript>`);
   if (options.focus !== undefined && options.focus.trim() !== '') parts.push(`Keep extra detail about: ${options.focus.trim()}`);
   parts.push(`Write the summary now, with the headings ${SUMMARY_SECTIONS.map((s) => `"## ${s}"`).join(', ')}.`);
-  return {
+  const request: ChatRequest = {
     messages: [
       { role: 'system', content: SUMMARY_SYSTEM_PROMPT },
       { role: 'user', content: parts.join('\n\n') },
@@ -79,6 +85,7 @@ export function buildSummaryRequest(options: Omit<SummarizeOptions, 'model' | 's
     maxTokens: options.maxTokens,
     temperature: 0.2,
   };
+  return { request, cuts };
 }
 
 /** One model call. Throws a HearthError when the call fails or the answer is not a usable summary. */
@@ -86,10 +93,10 @@ export async function summarizeMiddle(options: SummarizeOptions): Promise<Summar
   if (!Number.isInteger(options.maxTokens) || options.maxTokens <= 0) {
     throw new HearthError('usage', `maxTokens must be a positive whole number, got ${options.maxTokens}.`);
   }
-  const request = buildSummaryRequest(options);
+  const { request, cuts } = summaryRequest(options);
   // Nothing of the summary is streamed to the surface: the user sees the `compressed` event instead.
   const response = await streamResponse(options.model, request, options.signal, () => undefined);
-  return { summary: validateSummary(response.text), usage: response.usage };
+  return { summary: validateSummary(response.text), usage: response.usage, cuts };
 }
 
 /** The summary without fences or preamble; a HearthError naming what is missing when it is unusable. */
