@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TerminalRenderer } from '../src/cli/render.js';
 import { isHearthError } from '../src/core/errors.js';
 import { PendingWrites } from '../src/core/learning/pending-writes.js';
 import { applyStagedWrite } from '../src/core/learning/apply-staged.js';
@@ -201,5 +202,15 @@ describe('the memory tool and protected entries', () => {
     expect(result.isError).toBe(true);
     expect(result.content).toContain(`[1] (protected) ${RULE}`);
     expect(result.content).toContain('[2] Agent note about the user.');
+  });
+});
+
+describe('the CLI shows how to undo', () => {
+  it("a removal by the agent prints with the command that undoes it (catches an undo id the terminal user never sees)", () => {
+    let activity = '';
+    const renderer = new TerminalRenderer({ write: () => undefined }, { write: (t) => (activity += t) }, { color: false });
+    renderer.render({ type: 'learning', action: 'memory_updated', target: 'user', message: "Removed from user profile: 'Prefers tabs'", undo: { memoryChange: 3 } });
+    renderer.render({ type: 'learning', action: 'memory_updated', target: 'user', message: "Added to user profile: 'Likes jazz'" });
+    expect(activity).toBe("✦ Removed from user profile: 'Prefers tabs'  (undo: hearth memory undo 3)\n✦ Added to user profile: 'Likes jazz'\n");
   });
 });
