@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { skillsCommand } from '../src/cli/commands/skills.js';
+import type { CliIO } from '../src/cli/io.js';
 import { OpenAICompatibleModel } from '../src/core/llm/providers/openai.js';
+import { openStore } from '../src/core/store/open-store.js';
 import { SkillService } from '../src/core/skills/service.js';
 import { SkillTriggerLearner, SqliteSkillTriggers } from '../src/core/skills/skill-triggers.js';
 import { parseTriggerAnswer, skillTriggerHash, TRIGGER_SYSTEM_PROMPT } from '../src/core/skills/trigger-phrasings.js';
@@ -12,6 +15,7 @@ import type { ToolContext } from '../src/core/tools/define.js';
 import { createSkillTools } from '../src/core/tools/skills.js';
 import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
 import type { ScriptedServer, ScriptedTurn } from './fixtures/scripted-turns.js';
+import { freshHomeEnv } from './fixtures/cli.js';
 import { createTempStore, type TempStore } from './fixtures/temp-store.js';
 import { runTool, toolContext } from './fixtures/tool-harness.js';
 
@@ -211,6 +215,54 @@ describe('learned trigger phrasings over the real wire', () => {
     expect(report.failed).toEqual([{ name: 'postgres-backup', error: expect.stringMatching(/model call failed/) }]);
     expect(warnings).toHaveLength(1);
     expect(await ranked(service, 'restore the postgresql database')).toEqual(['postgres-backup']);
+  });
+});
+
+describe('hearth skills install', () => {
+  async function install(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; out: string }> {
+    const source = join(home, 'incoming', 'mysql-replication');
+    mkdirSync(source, { recursive: true });
+    writeFileSync(join(source, 'SKILL.md'), REPLICATION);
+    let out = '';
+    // stderr apart: a machine without a keychain says so there, which is not what these tests are about.
+    const io: CliIO = { out: (t) => (out += t), err: () => undefined, env, cwd: home, stdin: process.stdin, isTTY: false };
+    const code = await skillsCommand(['install', source, ...args], io);
+    return { code, out };
+  }
+
+  it('asks the configured model for the installed skill\'s phrasings at once, shows and stores them', async () => {
+    // Catches: an installed skill waiting for an engine before it is findable by its users' words, or phrasings not kept.
+    answers.set('mysql-replication', GOOD_REPLICATION);
+    const env = freshHomeEnv();
+    const hearthHome = env.HEARTH_HOME as string;
+    writeFileSync(join(hearthHome, 'config.yaml'), `version: 1\nmodel:\n  default: scripted:writer\nproviders:\n  scripted: { type: openai, base_url: "${server.url}" }\n`);
+    const result = await install(env, '--json');
+    expect(result.code).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(JSON.parse(result.out)).toMatchObject({ name: 'mysql-replication', triggers: { learned: JSON.parse(GOOD_REPLICATION).triggers } });
+    const installed = openStore(hearthHome, { env });
+    try {
+      const row = installed.db.prepare('SELECT skill_name, error FROM skill_triggers').all();
+      expect(row).toEqual([{ skill_name: 'mysql-replication', error: null }]);
+    } finally {
+      installed.close();
+      rmSync(hearthHome, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a failed attempt and still installs (the skill ranks on its own text)', async () => {
+    answers.set('mysql-replication', 'not json at all');
+    const env = freshHomeEnv();
+    const hearthHome = env.HEARTH_HOME as string;
+    writeFileSync(join(hearthHome, 'config.yaml'), `version: 1\nmodel:\n  default: scripted:writer\nproviders:\n  scripted: { type: openai, base_url: "${server.url}" }\n`);
+    try {
+      const result = await install(env);
+      expect(result.code).toBe(0);
+      expect(result.out).toContain('Installed "mysql-replication"');
+      expect(result.out).toMatch(/Could not learn when to use "mysql-replication" .*not one JSON object/);
+    } finally {
+      rmSync(hearthHome, { recursive: true, force: true });
+    }
   });
 });
 

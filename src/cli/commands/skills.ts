@@ -15,6 +15,7 @@ import { openStore } from '../../core/store/open-store.js';
 import { loadSkillLibrary } from '../../core/skills/library.js';
 import type { Skill, SkillIssue, SkillLibrary } from '../../core/skills/types.js';
 import { validateSkillDir } from '../../core/skills/validate.js';
+import { describeInstallTriggers, learnInstalledTriggers } from './skills-install-triggers.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
 
@@ -164,11 +165,15 @@ async function installCommand(io: CliIO, dir: string, force: boolean, json: bool
   } finally {
     await judgeModel?.dispose?.();
   }
-  if (json) io.out(`${JSON.stringify(result)}\n`);
+  // The installed copy as the library loads it: its "when to use" phrasings are learned now (decision 0013).
+  const installed = validateSkillDir(result.installedTo, 'compat', { root: { path: join(home, 'skills'), scope: 'user', label: 'HEARTH_HOME/skills' } }).skill;
+  const triggers = installed === undefined ? ({ off: true } as const) : await learnInstalledTriggers(io, home, config, installed, secret);
+  if (json) io.out(`${JSON.stringify({ ...result, triggers })}\n`);
   else {
     const warnings = result.issues.map((i) => `  ${formatIssue(i)}`);
     const replaced = result.replacedTo ? `\nThe previous copy was moved to ${result.replacedTo}.` : '';
-    io.out([`Installed "${result.name}" to ${result.installedTo} (${result.files} file${result.files === 1 ? '' : 's'}).${replaced}`, ...(warnings.length ? ['Loaded with warnings:', ...warnings] : [])].join('\n') + '\n');
+    const learned = describeInstallTriggers(result.name, triggers);
+    io.out([`Installed "${result.name}" to ${result.installedTo} (${result.files} file${result.files === 1 ? '' : 's'}).${replaced}`, ...(warnings.length ? ['Loaded with warnings:', ...warnings] : []), ...(learned === null ? [] : [learned])].join('\n') + '\n');
   }
   return 0;
 }
