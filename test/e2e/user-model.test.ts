@@ -1,7 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PendingWrites } from '../../src/core/learning/pending-writes.js';
 import { openStore } from '../../src/core/store/open-store.js';
+import { createUserModelTool } from '../../src/core/tools/user-model.js';
 import { UserFactStore } from '../../src/core/user-model/facts.js';
+import { runTool, toolContext } from '../fixtures/tool-harness.js';
 import { screenshot, startWebApp, waitForApp, type WebApp } from '../fixtures/web-app.js';
 
 /**
@@ -84,5 +87,35 @@ describe('what Hearth knows about you, in the Memory tab', () => {
     // The correction keeps the evidence of the fact it replaced.
     expect(await fact(4).getByTestId('fact-evidence').textContent()).toContain('I brew green tea at 80 degrees');
     await screenshot(page, 'user-facts-after-reload');
+  });
+
+  // Catches a correction the model proposed (the user_model tool stages it) that applies without the user, or
+  // that the app never shows for approval.
+  it('a change the model proposed waits in the Memory tab and applies only when the user approves it', async () => {
+    const store = openStore(app.home, { env: app.env });
+    let opera = 0;
+    try {
+      const facts = new UserFactStore(store.db);
+      opera = facts.insert({ category: 'preference', statement: 'The user likes opera.', confidence: 0.6, evidence: [] }).id;
+      const tool = createUserModelTool({ facts, propose: (write) => new PendingWrites(store.db).stage(write) });
+      await runTool(tool, { action: 'reject', fact_id: opera, reason: 'the user said they never liked opera' }, toolContext({ workspace: app.workspace }));
+    } finally {
+      store.close();
+    }
+    await page.reload();
+    await waitForApp(page);
+    await page.getByTestId('nav-memory').click();
+    await expect.poll(statements).toEqual(['The user brews green tea at 80 degrees.', 'The user likes opera.']);
+    const proposal = page.locator('[data-testid="pending-changes"][data-kind="user_model"]');
+    expect(await proposal.getByTestId('pending-change').textContent()).toContain('mark fact #5 "The user likes opera." as wrong');
+    // The diff shows the fact that would stop being used.
+    expect(await proposal.getByTestId('pending-change').textContent()).toContain('-[preference] The user likes opera.');
+    expect((await storedFacts()).find((f) => f.id === opera)?.status).toBe('active');
+    await screenshot(page, 'user-fact-proposal');
+
+    await proposal.getByTestId('pending-approve').click();
+    await expect.poll(statements).toEqual(['The user brews green tea at 80 degrees.']);
+    expect((await storedFacts()).find((f) => f.id === opera)?.status).toBe('rejected');
+    expect(await page.getByTestId('memory-error').count()).toBe(0);
   });
 });

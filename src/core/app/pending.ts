@@ -8,6 +8,7 @@ import type { MemoryTarget } from '../memory/budget.js';
 import type { MemoryPlan } from '../memory/memory-plan.js';
 import { manageSkill, supportFilePath } from '../skills/manage.js';
 import { unifiedDiff } from '../tools/unified-diff.js';
+import { FactChange, factChangeText } from '../user-model/fact-changes.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 
@@ -41,12 +42,22 @@ export function pendingHandlers(ctx: AppContext): Pick<RouteHandlers, PendingRou
 async function describe(ctx: AppContext, write: PendingWrite): Promise<PendingChange> {
   const base = { id: write.id, kind: write.kind, createdAt: write.createdAt };
   try {
-    return { ...base, summary: write.summary, diff: write.kind === 'memory' ? memoryDiff(ctx, write) : write.kind === 'user_model' ? '' : await skillDiff(ctx, write) };
+    return { ...base, summary: write.summary, diff: write.kind === 'memory' ? memoryDiff(ctx, write) : write.kind === 'user_model' ? userModelDiff(ctx, write) : await skillDiff(ctx, write) };
   } catch (err) {
     // The write cannot apply as things stand (memory full, skill changed since): approving would fail, so say so.
     if (!isHearthError(err) && !(err instanceof AppError)) throw err;
     return { ...base, summary: `${write.summary} — would fail now: ${errorMessage(err)}`, diff: '' };
   }
+}
+
+/** What approving changes in the user model: the fact's line before and after. */
+function userModelDiff(ctx: AppContext, write: PendingWrite): string {
+  const change = parsePayload(FactChange, write);
+  const fact = ctx.engine.learning.facts.get(change.fact_id);
+  if (fact === null) throw new AppError('not_found', `fact #${change.fact_id} no longer exists.`);
+  if (change.action === 'reject' && fact.status !== 'active') throw new AppError('not_found', `fact #${change.fact_id} is ${fact.status}, not active.`);
+  const { before, after } = factChangeText(change, fact);
+  return unifiedDiff(before, after, { fromFile: 'a/user-model', toFile: 'b/user-model' });
 }
 
 function memoryDiff(ctx: AppContext, write: PendingWrite): string {

@@ -39,3 +39,9 @@ export function applyFactChange(facts: UserFactStore, payload: unknown, pendingI
   else facts.delete(change.fact_id);
   return `Applied: ${describeFactChange(change, before)}`;
 }
+
+/** The fact as the prompt would carry it before and after the change ('' once it is no longer used). */
+export function factChangeText(change: FactChange, fact: UserFact): { before: string; after: string } {
+  const before = `[${fact.category}] ${fact.statement}\n`;
+  return { before, after: change.action === 'correct' ? `[${fact.category}] ${change.statement}\n` : '' };
+}

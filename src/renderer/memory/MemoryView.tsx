@@ -71,6 +71,8 @@ export function MemoryView() {
           openEvidence,
         }}
       />
+      {/* Corrections the model proposed with the user_model tool: they apply only when approved here. */}
+      <PendingChanges kind="user_model" onDecided={() => void reload()} />
     </section>
   );
 }

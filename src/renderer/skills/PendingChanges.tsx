@@ -8,7 +8,7 @@ import { useT } from '../i18n/i18n.js';
 import { DiffView } from './DiffView.js';
 
 /** Changes the agent proposed (with write approval on) that wait for the user's yes or no. */
-export function PendingChanges({ kind, onDecided }: { kind: 'skill' | 'memory'; onDecided?: () => void }) {
+export function PendingChanges({ kind, onDecided }: { kind: z.infer<typeof PendingChange>['kind']; onDecided?: () => void }) {
   const t = useT();
   const { api } = useServices();
   const [changes, setChanges] = useState<z.infer<typeof PendingChange>[]>([]);
@@ -36,7 +36,7 @@ export function PendingChanges({ kind, onDecided }: { kind: 'skill' | 'memory'; 
 
   if (changes.length === 0 && !error) return null;
   return (
-    <div className="pending" data-testid="pending-changes">
+    <div className="pending" data-testid="pending-changes" data-kind={kind}>
       <h2>{t('pending.title')}</h2>
       <ErrorText error={error} />
       {changes.map((change) => (
