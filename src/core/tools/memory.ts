@@ -64,7 +64,8 @@ export function createMemoryTool(deps: MemoryToolDeps) {
       'Curated long-term memory, shown in the system prompt of every future session. Save durable, declarative facts: ' +
       'the environment, conventions, lessons learned (target "memory"), and who the user is, their preferences and standing rules (target "user"). ' +
       'Not task progress or anything stale within a week; procedures belong in skills. Both targets have a character budget: ' +
-      'when one is full, consolidate (replace/remove) before adding. Writes appear in the prompt from the next session on.',
+      'when one is full, consolidate (replace/remove) before adding. Entries the user wrote, approved or marked as rules are protected: ' +
+      'a replace or remove of one is not applied but sent to the user for approval. Writes appear in the prompt from the next session on.',
     input: Input,
     parallelSafe: false,
     async run(input, ctx) {
