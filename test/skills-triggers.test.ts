@@ -219,15 +219,19 @@ describe('learned trigger phrasings over the real wire', () => {
 });
 
 describe('hearth skills install', () => {
-  async function install(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; out: string }> {
-    const source = join(home, 'incoming', 'mysql-replication');
-    mkdirSync(source, { recursive: true });
-    writeFileSync(join(source, 'SKILL.md'), REPLICATION);
+  async function hearthSkills(env: NodeJS.ProcessEnv, ...argv: string[]): Promise<{ code: number; out: string }> {
     let out = '';
     // stderr apart: a machine without a keychain says so there, which is not what these tests are about.
     const io: CliIO = { out: (t) => (out += t), err: () => undefined, env, cwd: home, stdin: process.stdin, isTTY: false };
-    const code = await skillsCommand(['install', source, ...args], io);
+    const code = await skillsCommand(argv, io);
     return { code, out };
+  }
+
+  function install(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; out: string }> {
+    const source = join(home, 'incoming', 'mysql-replication');
+    mkdirSync(source, { recursive: true });
+    writeFileSync(join(source, 'SKILL.md'), REPLICATION);
+    return hearthSkills(env, 'install', source, ...args);
   }
 
   it('asks the configured model for the installed skill\'s phrasings at once, shows and stores them', async () => {
@@ -244,8 +248,10 @@ describe('hearth skills install', () => {
     try {
       const row = installed.db.prepare('SELECT skill_name, error FROM skill_triggers').all();
       expect(row).toEqual([{ skill_name: 'mysql-replication', error: null }]);
-    } finally {
       installed.close();
+      const shown = await hearthSkills(env, 'show', 'mysql-replication');
+      expect(shown.out).toContain('When to use (learned by scripted:writer):\n  - mariadb read replica\n');
+    } finally {
       rmSync(hearthHome, { recursive: true, force: true });
     }
   });
@@ -260,6 +266,9 @@ describe('hearth skills install', () => {
       expect(result.code).toBe(0);
       expect(result.out).toContain('Installed "mysql-replication"');
       expect(result.out).toMatch(/Could not learn when to use "mysql-replication" .*not one JSON object/);
+      // The failure is kept, not only printed: `show` reads it back from the store.
+      const shown = JSON.parse((await hearthSkills(env, 'show', 'mysql-replication', '--json')).out) as { triggers: unknown };
+      expect(shown.triggers).toMatchObject({ state: 'failed', attempts: 1, error: expect.stringMatching(/not one JSON object/) });
     } finally {
       rmSync(hearthHome, { recursive: true, force: true });
     }

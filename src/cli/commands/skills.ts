@@ -15,7 +15,7 @@ import { openStore } from '../../core/store/open-store.js';
 import { loadSkillLibrary } from '../../core/skills/library.js';
 import type { Skill, SkillIssue, SkillLibrary } from '../../core/skills/types.js';
 import { validateSkillDir } from '../../core/skills/validate.js';
-import { describeInstallTriggers, learnInstalledTriggers } from './skills-install-triggers.js';
+import { describeInstallTriggers, describeStoredTriggers, learnInstalledTriggers, storedTriggers } from './skills-triggers.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
 
@@ -23,7 +23,7 @@ export const skillsHelp = `Usage:
   hearth skills list [--json]                 skills by precedence, with warnings, collisions and skipped folders
   hearth skills show <name> [--json]          one skill: its SKILL.md path, frontmatter and body
   hearth skills validate <dir> [--json]       strict Agent Skills check: exit 0 valid, 1 invalid
-  hearth skills install <dir> [--force] [--json]   copy a skill folder into HEARTH_HOME/skills
+  hearth skills install <dir> [--force] [--json]   copy a skill folder into HEARTH_HOME/skills (and learn its "when to use" phrasings)
   hearth skills archived [--json]             skills the curator or the agent archived (never deleted)
   hearth skills restore <archived-name>       bring an archived skill back`;
 
@@ -115,13 +115,14 @@ function showSkill(io: CliIO, name: string, json: boolean): number {
     const hint = skipped ? ` A folder by that name was found but not loaded: ${skipped.reason}` : ' List them with `hearth skills list`.';
     throw new HearthError('skill_not_found', `No skill named "${wanted}".${hint}`);
   }
+  const triggers = storedTriggers(io, resolveHome(io.env), skill);
   if (json) {
-    io.out(`${JSON.stringify({ ...summary(skill), frontmatter: skill.frontmatter, body: skill.body, issues: skill.issues })}\n`);
+    io.out(`${JSON.stringify({ ...summary(skill), frontmatter: skill.frontmatter, body: skill.body, issues: skill.issues, triggers })}\n`);
     return 0;
   }
   const fields = Object.entries(skill.frontmatter).map(([key, value]) => `  ${key}: ${typeof value === 'string' ? oneLine(value, 100) : oneLine(JSON.stringify(value), 100)}`);
   const issues = skill.issues.map((i) => `  ${formatIssue(i)}`);
-  io.out([`${skill.name}  (${skill.root.scope}, ${skill.root.label})`, `SKILL.md: ${skill.location}`, '', 'Frontmatter:', ...fields, ...(issues.length ? ['', 'Warnings:', ...issues] : []), '', skill.body, ''].join('\n'));
+  io.out([`${skill.name}  (${skill.root.scope}, ${skill.root.label})`, `SKILL.md: ${skill.location}`, '', 'Frontmatter:', ...fields, ...(issues.length ? ['', 'Warnings:', ...issues] : []), '', ...describeStoredTriggers(triggers), '', skill.body, ''].join('\n'));
   return 0;
 }
 

@@ -1,12 +1,18 @@
 import type { HearthConfig } from '../../core/config/schema.js';
 import { errorMessage } from '../../core/errors.js';
 import { createModelChain } from '../../core/llm/registry.js';
-import { SkillTriggerLearner, SqliteSkillTriggers } from '../../core/skills/skill-triggers.js';
+import { SkillTriggerLearner, SqliteSkillTriggers, type StoredTriggers } from '../../core/skills/skill-triggers.js';
+import { skillTriggerHash } from '../../core/skills/trigger-phrasings.js';
 import type { Skill } from '../../core/skills/types.js';
 import { openStore } from '../../core/store/open-store.js';
 import type { CliIO } from '../io.js';
 
 export type InstallTriggers = { learned: string[] } | { error: string } | { off: true };
+
+/*
+ * The CLI side of learned "when to use" phrasings: `hearth skills install` learns them, `hearth skills show` shows
+ * them (or why there are none).
+ */
 
 /**
  * `hearth skills install` asks the configured model for the installed skill's "when to use" phrasings at once
@@ -43,4 +49,37 @@ export function describeInstallTriggers(name: string, triggers: InstallTriggers)
   if ('off' in triggers) return null;
   if ('error' in triggers) return `Could not learn when to use "${name}" (it ranks on its own text; Hearth tries again later): ${triggers.error}`;
   return `Learned ${triggers.learned.length} "when to use" phrasings: ${triggers.learned.map((t) => JSON.stringify(t)).join(', ')}`;
+}
+
+export type ShownTriggers = { state: 'learned'; triggers: string[]; model: string } | { state: 'failed'; error: string; attempts: number } | { state: 'not_learned' } | { state: 'unknown'; why: string };
+
+/** What `hearth skills show` says about this version of the skill's phrasings: learned, failed and why, or not yet. */
+export function storedTriggers(io: CliIO, home: string, skill: Skill): ShownTriggers {
+  let store;
+  try {
+    store = openStore(home, { env: io.env });
+  } catch (err) {
+    return { state: 'unknown', why: `the store could not be opened: ${errorMessage(err)}` };
+  }
+  try {
+    const row: StoredTriggers | undefined = new SqliteSkillTriggers(store.db).get(skillTriggerHash(skill));
+    if (row === undefined) return { state: 'not_learned' };
+    if (row.triggers === null) return { state: 'failed', error: row.error ?? 'unknown error', attempts: row.attempts };
+    return { state: 'learned', triggers: row.triggers, model: row.model };
+  } finally {
+    store.close();
+  }
+}
+
+export function describeStoredTriggers(shown: ShownTriggers): string[] {
+  switch (shown.state) {
+    case 'learned':
+      return [`When to use (learned by ${shown.model}):`, ...shown.triggers.map((t) => `  - ${t}`)];
+    case 'failed':
+      return [`When to use: not learned, attempt ${shown.attempts} failed: ${shown.error}`];
+    case 'not_learned':
+      return ['When to use: not learned yet (the model writes it when Hearth next scans the skills).'];
+    case 'unknown':
+      return [`When to use: unknown (${shown.why}).`];
+  }
 }
