@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SUMMARY_SYSTEM_PROMPT } from '../src/core/agent/compression/summarize.js';
 import { openEngine } from '../src/core/engine.js';
+import { AnthropicModel } from '../src/core/llm/providers/anthropic.js';
 import { OpenAICompatibleModel } from '../src/core/llm/providers/openai.js';
 import { countReferenceTokens } from '../src/core/llm/token-count.js';
 import type { AgentEvent } from '../src/shared/events.js';
 import { freshHomeEnv } from './fixtures/cli.js';
+import { startScriptedAnthropicServer } from './fixtures/scripted-anthropic-server.js';
 import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
 import { collectEvents, type ScriptedTurn } from './fixtures/scripted-turns.js';
 
@@ -54,13 +56,31 @@ const tooLong = (tokens: number): ScriptedTurn => ({
 });
 
 describe('context overflow recovery (issue 11)', () => {
-  it('a context-length 400 from the provider is typed model_context_overflow, not a generic HTTP failure', async () => {
-    const server = await startScriptedOpenAIServer(() => tooLong(20_000), FAST);
+  const wordings = [
+    { provider: 'OpenAI', status: 400, message: `This model's maximum context length is ${WINDOW} tokens. However, your messages resulted in 20000 tokens.` },
+    { provider: 'llama-server', status: 400, message: 'the request exceeds the available context size, try increasing it' },
+    { provider: 'Gemini (OpenAI-compatible)', status: 400, message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).' },
+    { provider: 'a proxy', status: 413, message: 'prompt is too long for this model' },
+  ];
+  for (const { provider, status, message } of wordings) {
+    it(`${provider}'s "prompt too long" is typed model_context_overflow, not a generic HTTP failure, and not retried`, async () => {
+      const server = await startScriptedOpenAIServer((_body, index) => ({ status, errorMessage: index === 0 ? message : "Invalid value for 'temperature'" }), FAST);
+      cleanups.push(() => server.close());
+      const model = new OpenAICompatibleModel({ id: 'openai:test', baseUrl: server.url, model: 'test', retryBaseDelayMs: 1 });
+      const call = () => collectEvents(model.stream({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, new AbortController().signal)).catch((err: unknown) => err);
+      expect(await call()).toMatchObject({ code: 'model_context_overflow', details: { status } });
+      expect(server.requests).toHaveLength(1); // the same prompt would be rejected again
+      // The same status about something else stays a plain HTTP failure: nothing is pruned for it.
+      expect(await call()).toMatchObject({ code: 'model_http' });
+    });
+  }
+
+  it('Anthropic\'s "prompt is too long" is typed model_context_overflow too', async () => {
+    const server = await startScriptedAnthropicServer(() => ({ status: 400, errorMessage: 'prompt is too long: 210000 tokens > 200000 maximum' }), FAST);
     cleanups.push(() => server.close());
-    const model = new OpenAICompatibleModel({ id: 'openai:test', baseUrl: server.url, model: 'test', retryBaseDelayMs: 1 });
+    const model = new AnthropicModel({ id: 'anthropic:test', baseUrl: server.url, model: 'test', apiKey: 'k', retryBaseDelayMs: 1 });
     const error = await collectEvents(model.stream({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, new AbortController().signal)).catch((err: unknown) => err);
     expect(error).toMatchObject({ code: 'model_context_overflow', details: { status: 400 } });
-    expect(server.requests).toHaveLength(1); // not retried: the same prompt would be rejected again
   });
 
   it('when the summary fails and the provider rejects the prompt, the oldest turns leave the view (not the store) and the session keeps working', async () => {
