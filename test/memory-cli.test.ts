@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryCommand } from '../src/cli/commands/memory.js';
+import { pendingCommand } from '../src/cli/commands/pending.js';
+import { PendingWrites } from '../src/core/learning/pending-writes.js';
+import { createUserModelTool } from '../src/core/tools/user-model.js';
+import { toolContext } from './fixtures/tool-harness.js';
 import type { CliIO } from '../src/cli/io.js';
 import { loadConfig } from '../src/core/config/load.js';
 import { createLearning } from '../src/core/learning/components.js';
@@ -209,6 +213,24 @@ describe('hearth memory', () => {
     await expect(hearthMemory(['user', 'correct', '4'])).rejects.toThrow("needs the fact's new wording");
     await expect(hearthMemory(['user', 'reject', '2'])).rejects.toThrow('rejected, not active');
     seed((_m, f) => expect(f.list('all').map((x) => x.id)).toEqual([1, 2, 4]));
+  });
+
+  it('a correction the model proposes shows in hearth pending list --json and applies on approve (catches the agent editing facts unasked)', async () => {
+    let id = 0;
+    seed((_m, f, store) => {
+      id = f.insert({ category: 'background', statement: 'The user lives in Porto.', confidence: 0.7, evidence: [] }).id;
+      const tool = createUserModelTool({ facts: f, propose: (write) => new PendingWrites(store.db).stage(write) });
+      void tool.run(tool.input.parse({ action: 'correct', fact_id: id, statement: 'The user lives in Lisbon.' }), toolContext({ workspace: work }));
+    });
+    seed((_m, f) => expect(f.get(id)?.status).toBe('active'));
+    let out = '';
+    const io: CliIO = { out: (t) => (out += t), err: () => undefined, env, cwd: work, stdin: process.stdin, isTTY: false };
+    expect(await pendingCommand(['list', '--json'], io)).toBe(0);
+    expect(JSON.parse(out)).toMatchObject([{ id: 1, kind: 'user_model', summary: `user model: correct fact #${id} "The user lives in Porto." to "The user lives in Lisbon."` }]);
+    out = '';
+    expect(await pendingCommand(['approve', '1'], io)).toBe(0);
+    expect(out).toBe(`Applied: fact #${id} replaced by #${id + 1}: The user lives in Lisbon.\n`);
+    seed((_m, f) => expect(f.active().map((x) => [x.statement, x.source])).toEqual([['The user lives in Lisbon.', 'user']]));
   });
 
   it('show and edit use the limits of the prompt on a 32K-context model (catches unscaled CLI limits, issue 11 problem 6)', async () => {
