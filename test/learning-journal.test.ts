@@ -130,6 +130,8 @@ describe('learning counters per conversation', () => {
     expect(count('reflection')).toBe(3);
     expect(count('memory_review')).toBe(2);
     expect(count('flush')).toBe(4); // one flush per compression
+    // A reflection that read messages and learned nothing is journalled with its counts, not dropped.
+    expect(runs.find((r) => r.kind === 'reflection')).toMatchObject({ outcome: 'nothing', detail: { added: 0, reinforced: 0, superseded: 0, rejected: 0 } });
     const reflections = (server.requests as { messages: WireMessage[] }[]).filter((r) => isReflection(r.messages));
     expect(reflections).toHaveLength(3);
   }, 120_000);

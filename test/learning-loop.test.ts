@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LearningLoop, type LearningSettings, type ReflectionCounts, type SessionView } from '../src/core/learning/learning-loop.js';
 import { ConversationCounterStore } from '../src/core/learning/conversation-counters.js';
+import { LearningJournal } from '../src/core/learning/journal.js';
 import { LocalBackend } from '../src/core/exec/local.js';
 import { LearningState } from '../src/core/store/learning-state.js';
 import type { ChatMessage } from '../src/core/llm/types.js';
@@ -112,6 +113,23 @@ describe('learning counters belong to the conversation', () => {
     // Catches counters keyed by session id: the child would start again at 1 of 3.
     expect(calls).toBe(1);
     expect(loop.counts(child.id)).toMatchObject({ turnsSinceReflection: 0, turnsSinceMemory: 3 });
+  });
+
+  it('a reflection that fails is journalled as failed with its error, with or without a listener', async () => {
+    temp = createTempStore();
+    const store = temp.open();
+    const journal = new LearningJournal(store.db);
+    const loop = new LearningLoop(
+      { learnedContext: () => ({}), skillHint: () => null, reflect: () => Promise.reject(new Error('model answered garbage')) },
+      { reviewEnabled: false, reviewIterations: 16, nudges: { skillIterations: 10, memoryTurns: 10 }, reflectEveryTurns: 1, idleReflectMs: null },
+      store,
+      undefined,
+      { journal },
+    );
+    loops.push(loop);
+    loop.afterTurn({ ...setupView(), sessionId: 's1' }, turn, false);
+    await loop.idle('s1');
+    expect(journal.recent()).toEqual([expect.objectContaining({ kind: 'reflection', sessionId: 's1', outcome: 'failed', error: 'model answered garbage' })]);
   });
 
   it('saved counters carry a conversation across a restart', async () => {
