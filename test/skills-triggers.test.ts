@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { skillsCommand } from '../src/cli/commands/skills.js';
 import type { CliIO } from '../src/cli/io.js';
+import { openEngine } from '../src/core/engine.js';
 import { OpenAICompatibleModel } from '../src/core/llm/providers/openai.js';
 import { openStore } from '../src/core/store/open-store.js';
 import { SkillService } from '../src/core/skills/service.js';
@@ -271,6 +272,46 @@ describe('hearth skills install', () => {
       expect(shown.triggers).toMatchObject({ state: 'failed', attempts: 1, error: expect.stringMatching(/not one JSON object/) });
     } finally {
       rmSync(hearthHome, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('on the real engine (encrypted store, config, the library under HEARTH_HOME/skills)', () => {
+  async function engineWith(config: string) {
+    const env = freshHomeEnv();
+    const hearthHome = env.HEARTH_HOME as string;
+    mkdirSync(join(hearthHome, 'skills', 'mysql-replication'), { recursive: true });
+    writeFileSync(join(hearthHome, 'skills', 'mysql-replication', 'SKILL.md'), REPLICATION);
+    writeFileSync(join(hearthHome, 'config.yaml'), `version: 1\nmodel:\n  default: scripted:writer\nproviders:\n  scripted: { type: openai, base_url: "${server.url}" }\n${config}`);
+    const engine = await openEngine({ env, workspace: home, userHome: home, yolo: true });
+    return { engine, cleanup: async () => { await engine.close(); rmSync(hearthHome, { recursive: true, force: true }); } };
+  }
+
+  it('learns the library\'s phrasings after the start delay, and the per-request hint uses them', async () => {
+    // Catches: the learner not wired into the engine (phrasings only in unit tests), or the hint ranking without them.
+    answers.set('mysql-replication', GOOD_REPLICATION);
+    const { engine, cleanup } = await engineWith('');
+    try {
+      const request = 'add a read-only follower to our mariadb cluster';
+      expect(engine.learning.skills.hint(request) ?? '').not.toContain('mysql-replication');
+      expect(server.requests).toHaveLength(0);
+      expect((await engine.learning.skills.triggersReady()).learned).toEqual(['mysql-replication']);
+      expect(server.requests).toHaveLength(1);
+      expect(engine.learning.skills.hint(request)).toContain('- mysql-replication:');
+    } finally {
+      await cleanup();
+    }
+  }, 60_000);
+
+  it('skills.learn_triggers: false asks the model nothing', async () => {
+    answers.set('mysql-replication', GOOD_REPLICATION);
+    const { engine, cleanup } = await engineWith('skills:\n  learn_triggers: false\n');
+    try {
+      expect(await engine.learning.skills.triggersReady()).toEqual({ learned: [], failed: [] });
+      expect(engine.learning.skills.find('mysql-replication')?.triggers).toBeUndefined();
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await cleanup();
     }
   });
 });
