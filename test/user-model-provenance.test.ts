@@ -11,6 +11,7 @@ import { OpenAICompatibleModel } from '../src/core/llm/providers/openai.js';
 import type { ChatRequest } from '../src/core/llm/types.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
 import { withoutHearthText } from '../src/core/store/provenance.js';
+import { SKILL_HINT_HEADER } from '../src/core/skills/relevance.js';
 import { createToolset } from '../src/core/tools/registry.js';
 import { UserFactStore } from '../src/core/user-model/facts.js';
 import { reflectOnUser } from '../src/core/user-model/reflect.js';
@@ -150,6 +151,21 @@ describe('message provenance and the reflection', () => {
     const facts = new UserFactStore(store.db);
     await reflectOnUser({ model: new OpenAICompatibleModel({ id: 'openai:reflector', baseUrl: server.url, model: 'reflector', retryBaseDelayMs: 1 }), store, facts, signal: new AbortController().signal });
     expect(facts.active().map((f) => f.evidence)).toEqual([[{ messageId: typed.id, sessionId: 's-tea', excerpt: 'I always brew green tea at 80 degrees.' }]]);
+  });
+
+  it('the skill hint Hearth appended to a request is not shown as words the user typed', async () => {
+    const temp = createTempStore('hearth-provenance-hint-');
+    cleanups.push(() => temp.cleanup());
+    const store = temp.open();
+    store.createSession({ id: 's-hint', source: 'cli', model: 'm' });
+    // As agent/host.ts stores a request that got a skill hint: the typed text, a blank line, the hint.
+    store.appendMessage('s-hint', { role: 'user', content: `How do I brew green tea?\n\n${SKILL_HINT_HEADER}\n- brew-green-tea: Brew green tea without bitterness.` });
+    server = await startScriptedOpenAIServer(() => ({ text: '{"facts":[],"supersede":[]}' }), { chunkChars: 64 });
+    await reflectOnUser({ model: new OpenAICompatibleModel({ id: 'openai:reflector', baseUrl: server.url, model: 'reflector', retryBaseDelayMs: 1 }), store, facts: new UserFactStore(store.db), signal: new AbortController().signal });
+    const prompt = (server.requests[0] as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'user')?.content ?? '';
+    expect(prompt).toContain('How do I brew green tea?');
+    expect(prompt).not.toContain('Skills that look relevant');
+    expect(prompt).not.toContain('without bitterness');
   });
 
   it('a branch copies messages as copies, and Hearth-written user rows are not user-typed', () => {

@@ -244,11 +244,14 @@ export function catalogOrder(skills: readonly Skill[], usage: Map<string, SkillU
     .map((entry) => entry.skill);
 }
 
+/** The first line of the skill hint: the user model's reflection cuts the hint off a stored request there. */
+export const SKILL_HINT_HEADER = 'Skills that look relevant to this request (load one with skill_view before you start):';
+
 /** The per-request hint listing relevant skills, or null when nothing matches (no empty block in the prompt). */
 export function renderSkillHint(ranked: readonly RankedSkill[]): string | null {
   if (ranked.length === 0) return null;
   const lines = ranked.map(({ skill }) => `- ${skill.name}: ${oneLine(skill.description)}`);
-  return ['Skills that look relevant to this request (load one with skill_view before you start):', ...lines].join('\n');
+  return [SKILL_HINT_HEADER, ...lines].join('\n');
 }
 
 export interface NearDuplicate {

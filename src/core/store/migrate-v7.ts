@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import { evidenceExcerpt } from './excerpt.js';
 
 /**
  * Store version 7: who wrote each message, and a user model the user owns.
@@ -49,14 +50,6 @@ function inferLegacyOrigins(db: Db): void {
           AND (p.created_at = c.created_at OR c.created_at <= s.started_at + 2000)
       );
   `);
-}
-
-/** Evidence excerpts are this long at most (whitespace collapsed). */
-export const EVIDENCE_EXCERPT_CHARS = 200;
-
-export function evidenceExcerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > EVIDENCE_EXCERPT_CHARS ? `${flat.slice(0, EVIDENCE_EXCERPT_CHARS - 1)}…` : flat;
 }
 
 function rebuildUserFacts(db: Db): void {

@@ -2,7 +2,8 @@ import { abortError, HearthError } from '../errors.js';
 import type { ChatModel } from '../llm/types.js';
 import { scanForInjection, describeScan } from '../safety/injection/scan.js';
 import type { SqliteSessionStore } from '../store/session-store.js';
-import { evidenceExcerpt } from '../store/migrate-v7.js';
+import { SKILL_HINT_HEADER } from '../skills/relevance.js';
+import { evidenceExcerpt } from '../store/excerpt.js';
 import type { NewFact, UserFact, UserFactStore } from './facts.js';
 import { parseReflection, REFLECTION_SYSTEM_PROMPT, reflectionUserPrompt, type ProposedFact, type ShownMessage } from './reflection-output.js';
 import { isNearDuplicate } from './statement-terms.js';
@@ -38,8 +39,8 @@ interface MessageRow {
   created_at: number;
 }
 
-/** Where the skill hint (skills/relevance.ts) starts when the host appended it to the typed request. */
-const SKILL_HINT = '\n\nSkills that look relevant to this request (';
+/** Where the skill hint starts when the host appended it to the typed request (agent/host.ts). */
+const SKILL_HINT = `\n\n${SKILL_HINT_HEADER}`;
 
 /** The words the user typed: the skill hint Hearth appended to the request is not theirs. */
 export function typedText(content: string): string {
