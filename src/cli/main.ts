@@ -25,8 +25,9 @@ Usage:
   hearth run "<prompt>" [--json]     one shot: prints the final answer
   hearth sessions list|show <id>|search "<query>" [--json]
   hearth memory show|edit|export|import|user [--json]   what Hearth remembers about you and the work
+  hearth memory user list [--json]|correct <id> "<text>"|reject <id>|delete <id>   what Hearth learned about you; fix it
   hearth skills list|show <name>|validate <dir>|install <dir> [--json]
-  hearth pending list|approve <id>|reject <id>           memory and skill writes waiting for approval
+  hearth pending list|approve <id>|reject <id>           memory, skill and user-model writes waiting for approval
   hearth learning log [--limit N] [--json]               every background review, flush, reflection and curator run
   hearth approvals check "<command>"|--stdin [--json]|list|revoke <reason>   classify commands; the "always" allowlist
   hearth checkpoints list|diff <N>|rollback <N> [--dir DIR] [--yes] [--json]   undo the agent's file changes
