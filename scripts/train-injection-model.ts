@@ -18,7 +18,8 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { findInvisibleCharacters } from '../src/core/safety/injection/invisible-unicode.js';
 import { scoreSegment, segments } from '../src/core/safety/injection/linear-model.js';
 import { defaultWeightsPath, encodeWeights } from '../src/core/safety/injection/model-weights.js';
-import { isVisibleFinding, NEVER_OVERRULED, ruleFindings } from '../src/core/safety/injection/scan.js';
+import { isVisibleFinding, MIN_OVERRULE_WORDS, NEVER_OVERRULED, ruleFindings } from '../src/core/safety/injection/scan.js';
+import { proseWords } from '../src/core/safety/injection/mention.js';
 import { buildTextView } from '../src/core/safety/injection/text-view.js';
 import { DEFAULT_TRAIN_OPTIONS, outOfFoldScores, thresholdForFalsePositiveRate, trainLinearModel, type TrainingExample } from '../src/core/safety/injection/train.js';
 import { entryText, loadSplit, oldCorpusEntries, REPO_ROOT, splitFiles } from '../test/fixtures/injection-corpus/load.js';
@@ -180,7 +181,8 @@ const threshold = (rate: number) => Math.max(thresholdForFalsePositiveRate([...b
 const flagAt = Math.max(0.5, threshold(FLAG_FP));
 const greyAt = Math.min(flagAt, Math.max(0.3, threshold(GREY_FP)));
 // The rules the model may overrule (scan.ts), each below its own score, chosen on the same out-of-fold scores.
-// Rule r may be overruled below c when, among corpus entries the rules flag with visible findings only and the
+// Rule r may be overruled below c when, among corpus entries the rules flag with visible findings only (and at
+// least MIN_OVERRULE_WORDS words long: scan.ts never overrules in shorter texts) and the
 // model scores below c, those holding r were clean at least OVERRULE_ODDS times per attack (and at least
 // OVERRULE_MIN_CLEAN times); r's threshold is the highest such c (on a 0.005 grid) up to a common cap, and an
 // entry is cleared when its score is below the threshold of every rule it holds. The cap (below greyAt) is the
@@ -202,7 +204,7 @@ for (const entry of [...dev, ...oldCorpusEntries()]) {
   else corpusClean++;
   const text = entryText(entry).text;
   const found = ruleFindings(text);
-  if (found.length > 0 && found.every(isVisibleFinding)) visibleOnly.push({ attack: entry.label === 'attack', score, rules: [...new Set(found.map((f) => f.rule))] });
+  if (found.length > 0 && found.every(isVisibleFinding) && proseWords(buildTextView(text, findInvisibleCharacters(text)).text) >= MIN_OVERRULE_WORDS) visibleOnly.push({ attack: entry.label === 'attack', score, rules: [...new Set(found.map((f) => f.rule))] });
 }
 const GRID = 0.005;
 const gridSteps = Math.floor(greyAt / GRID);

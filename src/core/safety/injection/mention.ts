@@ -143,7 +143,7 @@ function quotedInProse(text: string, start: number, end: number): boolean {
 const APOSTROPHES = "'’";
 
 /** Words of prose; a run of CJK characters (written without spaces) counts one word per two characters. */
-function proseWords(text: string): number {
+export function proseWords(text: string): number {
   let count = 0;
   for (const word of text.match(PROSE_WORDS) ?? []) {
     const cjk = word.match(CJK)?.length ?? 0;
