@@ -40,6 +40,9 @@ let ctx: ToolContext;
 /** What the scripted model answers next, per skill name (`skill:n` for the n-th question about it, if set). */
 let answers: Map<string, string>;
 const asked = new Map<string, number>();
+let answerDelayMs = 0;
+/** Closed before the store: a refresh still running must not write to a closed database. */
+const learners: SkillTriggerLearner[] = [];
 
 function skillAsked(body: unknown): string {
   const prompt = (body as ChatBody).messages.find((m) => m.role === 'user')?.content ?? '';
@@ -51,7 +54,7 @@ function script(body: unknown): ScriptedTurn {
   const name = skillAsked(body);
   const n = (asked.get(name) ?? 0) + 1;
   asked.set(name, n);
-  return { text: answers.get(`${name}:${n}`) ?? answers.get(name) ?? 'no answer scripted' };
+  return { text: answers.get(`${name}:${n}`) ?? answers.get(name) ?? 'no answer scripted', delayMs: answerDelayMs };
 }
 
 const triggers = (...phrasings: string[]): string => JSON.stringify({ triggers: phrasings });
@@ -62,6 +65,7 @@ function start(options: { now?: () => number; retryAfterMs?: number; startDelayM
   const warnings: string[] = [];
   const model = new OpenAICompatibleModel({ id: 'openai:trigger-writer', baseUrl: server.url, model: 'trigger-writer', retries: 0, retryBaseDelayMs: 1 });
   const learner = new SkillTriggerLearner({ model, store: new SqliteSkillTriggers(store.db), warn: (w) => warnings.push(w), startDelayMs: 0, ...options });
+  learners.push(learner);
   const service = new SkillService({ roots: [{ path: join(home, 'skills'), scope: 'user', label: 'HEARTH_HOME/skills' }], usage: new SkillUsageStore(store.db), catalogSize: 12, triggers: learner });
   return { service, learner, warnings };
 }
@@ -80,11 +84,13 @@ beforeEach(async () => {
   writeFileSync(join(home, 'skills', 'postgres-backup', 'SKILL.md'), BACKUP);
   answers = new Map([['postgres-backup', triggers('pg_dump every night', 'restore yesterday database copy', 'snapshot before upgrade', 'recover deleted rows', 'offsite database backup')]]);
   asked.clear();
+  answerDelayMs = 0;
   server = await startScriptedOpenAIServer(script);
   ctx = toolContext({ workspace: home });
 });
 
 afterEach(async () => {
+  await Promise.all(learners.splice(0).map((l) => l.close()));
   await server.close();
   temp.cleanup();
   rmSync(home, { recursive: true, force: true });
@@ -191,6 +197,20 @@ describe('learned trigger phrasings over the real wire', () => {
     expect((await service.triggersReady()).learned).toEqual(['mysql-replication']);
     expect(learner.status(skill)).toMatchObject({ error: null, attempts: 3 });
     expect(await ranked(service, 'add a read-only follower to our mariadb cluster')).toContain('mysql-replication');
+  });
+
+  it('a rescan while phrasings are being written still gets them (bug: the superseded refresh\'s phrasings never attached)', async () => {
+    answerDelayMs = 300;
+    const { service } = start();
+    const first = service.triggersReady();
+    // The rescan comes while the model is still answering the first scan's question.
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    service.reload();
+    const second = service.triggersReady();
+    expect((await first).learned).toEqual(['postgres-backup']);
+    expect((await second).learned).toEqual([]);
+    expect(service.find('postgres-backup')?.triggers).toContain('pg_dump every night');
+    expect(await ranked(service, 'pg_dump')).toEqual(['postgres-backup']);
   });
 
   it('waits its start delay before asking, and a close during the wait asks nothing (the reply comes first)', async () => {

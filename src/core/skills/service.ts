@@ -120,8 +120,9 @@ export class SkillService {
   private async learnTriggers(learner: SkillTriggerLearner, library: SkillLibrary): Promise<TriggerRefresh> {
     const report = await learner.refresh(library.skills);
     const current = this.cached;
-    if (report.learned.length > 0 && current !== null && current.library === library) {
-      attachTriggers(library.skills, learner);
+    // Attached again whatever this refresh learned: an earlier refresh may have stored phrasings for this scan's
+    // skills after it was loaded (it was superseded, so its own report did not reach this scan).
+    if (current !== null && current.library === library && attachTriggers(library.skills, learner)) {
       // New arrays: the ranker's index is cached by array identity and must be rebuilt with the phrasings.
       const relisted = { ...library, skills: [...library.skills] };
       this.cached = { ...current, library: relisted, offered: catalogSkills(relisted.skills) };
@@ -130,10 +131,15 @@ export class SkillService {
   }
 }
 
-function attachTriggers(skills: readonly Skill[], learner: SkillTriggerLearner): void {
+/** Sets each skill's stored phrasings; true when any changed. */
+function attachTriggers(skills: readonly Skill[], learner: SkillTriggerLearner): boolean {
+  let changed = false;
   for (const skill of skills) {
     const triggers = learner.triggersFor(skill);
+    const before = skill.triggers ?? [];
+    if (triggers.length !== before.length || triggers.some((t, i) => t !== before[i])) changed = true;
     if (triggers.length > 0) skill.triggers = triggers;
     else delete skill.triggers;
   }
+  return changed;
 }
