@@ -40,6 +40,8 @@ describe('store version 7 on a version-6 database', () => {
     const summary = legacyMessage('c', 'user', '[Summary of earlier conversation: 3 earlier messages were condensed]\n\nThe user said yes.', 50002);
     const copyOfAnswer = legacyMessage('c', 'assistant', 'Done.', 50003);
     const retyped = legacyMessage('c', 'user', 'yes', 90000);
+    db.exec(`INSERT INTO sessions (id, source, model, started_at, updated_at) VALUES ('cron-1', 'cron', 'm', 1000, 1000)`);
+    const cronPrompt = legacyMessage('cron-1', 'user', 'Summarise the feeds.', 1001);
     const fact = db.prepare(`INSERT INTO user_facts (category, statement, confidence, evidence, created_at, updated_at) VALUES ('preference', 'The user says yes.', 0.8, ?, 1, 1) RETURNING id`).get(JSON.stringify([typed, 424242])) as { id: number };
     db.exec(`INSERT INTO pending_writes (kind, payload, summary, created_at) VALUES ('memory', '{}', 'memory add', 1)`);
 
@@ -58,6 +60,7 @@ describe('store version 7 on a version-6 database', () => {
     expect(origin(summary)).toEqual(['hearth', null]);
     expect(origin(copyOfAnswer)).toEqual(['copy', answer]);
     expect(origin(retyped)).toEqual(['user', null]);
+    expect(origin(cronPrompt)).toEqual(['hearth', null]);
 
     // Facts survive the rebuild; bare evidence ids gain their session and an excerpt (none for a deleted message).
     const facts = new UserFactStore(db);

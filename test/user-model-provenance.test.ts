@@ -179,6 +179,9 @@ describe('message provenance and the reflection', () => {
     const branch = store.branchSession({ sessionId: 's-a', source: 'cli' });
     expect(typed.origin).toBe('user');
     expect(notice.origin).toBe('hearth');
+    // A background review's prompt is Hearth's, though stored in a user-role row.
+    store.createSession({ id: 's-review', source: 'subagent', model: 'm', parentSessionId: 's-a' });
+    expect(store.appendMessage('s-review', { role: 'user', content: '[Background review] What should be saved?' }).origin).toBe('hearth');
     expect(store.getMessages(branch.id).map((m) => [m.origin, m.copiedFrom])).toEqual([
       ['copy', typed.id],
       ['copy', notice.id],

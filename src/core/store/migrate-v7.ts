@@ -26,7 +26,7 @@ const HEARTH_USER_PREFIXES = ['[Summary of earlier conversation', 'You have reac
 
 /**
  * Legacy rows: the role says model/tool/system; a 'user' row is Hearth's when it starts with one of the
- * fixed texts Hearth wrote; a row of a child session is a copy when its parent holds the same role and
+ * fixed texts Hearth wrote or belongs to a subagent/cron session (task prompts); a row of a child session is a copy when its parent holds the same role and
  * text and it was written with the child (a branch keeps the original time; a compression wrote its copies
  * within moments of creating the child). A user retyping the same words later in the child stays `user`.
  * What cannot be inferred (a copy rewritten on the way, e.g. a pruned tool output) keeps its role's origin.
@@ -37,6 +37,8 @@ function inferLegacyOrigins(db: Db): void {
   `);
   const hearth = db.prepare<[number, string]>(`UPDATE messages SET origin = 'hearth' WHERE role = 'user' AND substr(content, 1, ?) = ?`);
   for (const prefix of HEARTH_USER_PREFIXES) hearth.run(prefix.length, prefix);
+  // Nobody types into a review's, subagent's or cron job's session: its user-role rows are task prompts.
+  db.exec(`UPDATE messages SET origin = 'hearth' WHERE role = 'user' AND session_id IN (SELECT id FROM sessions WHERE source IN ('subagent', 'cron'))`);
   db.exec(`
     UPDATE messages AS c SET origin = 'copy', copied_from = (
       SELECT min(p.id) FROM messages p JOIN sessions s ON s.id = c.session_id

@@ -153,7 +153,9 @@ export class SqliteSessionStore implements SessionStore {
       if (this.statements.countMessages.run(toStore.length, now, sessionId).changes === 0) {
         throw new HearthError('session_not_found', `Cannot append to session ${sessionId}: no such session.`);
       }
-      return toStore.map((message) => this.statements.insertMessage.get(...messageValues(sessionId, message, now)));
+      const source = this.statements.getSession.get(sessionId)?.source;
+      const taskPrompts = source !== undefined && TASK_SOURCES.has(source);
+      return toStore.map((message) => this.statements.insertMessage.get(...messageValues(sessionId, taskPrompts ? asTaskPrompt(message) : message, now)));
     });
     let rows: (MessageRow | undefined)[];
     try {
@@ -269,6 +271,16 @@ function messageValues(sessionId: string, message: NewMessage, now: number): unk
 }
 
 const ORIGIN_OF_ROLE: Record<NewMessage['role'], MessageOrigin> = { system: 'hearth', user: 'user', assistant: 'model', tool: 'tool' };
+
+/**
+ * Sessions nobody types into: a background review's or subagent's prompt and a cron job's scheduled prompt are
+ * written by Hearth (or the parent model) into user-role rows, so they are stored as `hearth`.
+ */
+const TASK_SOURCES: ReadonlySet<SessionRecord['source']> = new Set(['subagent', 'cron']);
+
+function asTaskPrompt(message: NewMessage): NewMessage {
+  return message.role === 'user' && message.origin === undefined ? { ...message, origin: 'hearth' } : message;
+}
 
 /**
  * Marks the messages carried into a child session: each one that is a message of the parent (same role and
