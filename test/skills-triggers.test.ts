@@ -228,14 +228,29 @@ describe('learned trigger phrasings over the real wire', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('a failing model call (HTTP 500) is kept and reported like a bad answer', async () => {
+  it('a failing model (HTTP 500) is asked once, not once per skill, warned about once, and every skill is learned when it is back', async () => {
+    // Catches: a missing or broken model costing a call and a warning line per skill at every start.
+    for (const name of ['mysql-replication', 'nginx-tls']) {
+      mkdirSync(join(home, 'skills', name), { recursive: true });
+      writeFileSync(join(home, 'skills', name, 'SKILL.md'), skillMd(name, name === 'nginx-tls' ? 'Issue and renew TLS certificates for nginx.' : 'Set up and monitor MySQL replication and failover.'));
+    }
+    answers.set('mysql-replication', GOOD_REPLICATION);
+    answers.set('nginx-tls', triggers('certbot renewal', 'https certificate expired', 'lets encrypt nginx', 'site not secure warning', 'ssl cert for the proxy'));
+    let down = true;
     await server.close();
-    server = await startScriptedOpenAIServer(() => ({ status: 500, errorMessage: 'upstream overloaded' }));
-    const { service, warnings } = start();
+    server = await startScriptedOpenAIServer((body) => (down ? { status: 500, errorMessage: 'upstream overloaded' } : script(body)));
+    const { service, warnings } = start({ retryAfterMs: 0 });
     const report = await service.triggersReady();
-    expect(report.failed).toEqual([{ name: 'postgres-backup', error: expect.stringMatching(/model call failed/) }]);
+    expect(server.requests).toHaveLength(1);
+    expect(report).toMatchObject({ learned: [], failed: [{ error: expect.stringMatching(/model call failed/) }], notAsked: 2 });
     expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/2 more skills will be asked about later/);
     expect(await ranked(service, 'restore the postgresql database')).toEqual(['postgres-backup']);
+
+    down = false;
+    service.reload();
+    expect((await service.triggersReady()).learned.sort()).toEqual(['mysql-replication', 'nginx-tls', 'postgres-backup']);
+    expect(warnings).toHaveLength(1);
   });
 });
 

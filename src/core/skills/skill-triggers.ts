@@ -102,6 +102,21 @@ export interface TriggerRefresh {
   /** Skills that got new phrasings in this refresh. */
   learned: string[];
   failed: { name: string; error: string }[];
+  /** Skills left for a later refresh because the model call failed (set only then). */
+  notAsked?: number;
+}
+
+/** One warning per refresh, however many skills failed: a missing model must not print a line per skill. */
+function failureWarning(report: TriggerRefresh, attemptsOf: (name: string) => number): string {
+  const [first, ...others] = report.failed;
+  if (first === undefined) return '';
+  const later = report.notAsked ? `; ${report.notAsked} more skill${report.notAsked === 1 ? '' : 's'} will be asked about later` : '';
+  if (others.length === 0) {
+    return `Could not learn when to use the skill '${first.name}' (attempt ${attemptsOf(first.name)}; it ranks on its own text and is tried again later): ${first.error}${later}`;
+  }
+  const named = report.failed.slice(0, 3).map((f) => `'${f.name}': ${f.error}`);
+  const more = report.failed.length > 3 ? `; and ${report.failed.length - 3} more` : '';
+  return `Could not learn when to use ${report.failed.length} skills (they rank on their own text and are tried again later): ${named.join('; ')}${more}${later}`;
 }
 
 export interface SkillTriggerLearnerOptions {
@@ -177,7 +192,7 @@ export class SkillTriggerLearner {
         result = await generateSkillTriggers(model, skill, this.closing.signal, this.options.timeoutMs);
       } catch (err) {
         if (this.closing.signal.aborted) break;
-        result = { ok: false, error: errorMessage(err) };
+        result = { ok: false, error: errorMessage(err), failure: 'call' };
       }
       const attempts = (stored?.attempts ?? 0) + 1;
       store.put({ hash, name: skill.name, model: model.id, triggers: result.ok ? result.triggers : null, error: result.ok ? null : result.error, attempts, updatedAt: this.now() });
@@ -187,9 +202,14 @@ export class SkillTriggerLearner {
         for (const old of store.byName(skill.name)) if (old.hash !== hash) store.delete(old.hash);
       } else {
         report.failed.push({ name: skill.name, error: result.error });
-        this.options.warn(`Could not learn when to use the skill '${skill.name}' (attempt ${attempts}; it ranks on its own text and is tried again later): ${result.error}`);
+        // A model that cannot be reached fails for every skill: the rest stay due for the next refresh, unasked.
+        if (result.failure === 'call') {
+          report.notAsked = due.length - due.indexOf(skill) - 1;
+          break;
+        }
       }
     }
+    if (report.failed.length > 0) this.options.warn(failureWarning(report, (name) => store.byName(name)[0]?.attempts ?? 1));
     return report;
   }
 

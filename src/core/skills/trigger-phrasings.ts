@@ -52,7 +52,8 @@ export function triggerPrompt(skill: Pick<Skill, 'name' | 'description' | 'tags'
   return `<skill>${JSON.stringify(shown).replace(/</g, '\\u003c')}</skill>`;
 }
 
-export type TriggerResult = { ok: true; triggers: string[] } | { ok: false; error: string };
+/** `call`: the model could not be reached or failed (likely to fail for every skill); `answer`: this answer was bad. */
+export type TriggerResult = { ok: true; triggers: string[] } | { ok: false; error: string; failure?: 'call' | 'answer' };
 
 /**
  * Reads the model's answer: one JSON object (a ```json fence around it is tolerated, as small models add one),
@@ -109,7 +110,7 @@ export async function generateSkillTriggers(model: ChatModel, skill: Skill, sign
     for await (const event of stream) if (event.type === 'text') text += event.delta;
   } catch (err) {
     if (signal.aborted) throw err;
-    return { ok: false, error: `the model call failed: ${errorMessage(err)}` };
+    return { ok: false, error: `the model call failed: ${errorMessage(err)}`, failure: 'call' };
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
