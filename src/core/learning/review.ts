@@ -3,6 +3,7 @@ import { HearthError } from '../errors.js';
 import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { ApprovalBroker } from '../safety/approvals/broker.js';
 import { runTurn, type TurnResult } from '../agent/loop.js';
+import { withoutHearthText } from '../store/provenance.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { LearningRunOutcome, RefusedWrite } from './journal.js';
 import { reviewPrompt, type ReviewPurpose } from './review-prompts.js';
@@ -70,7 +71,9 @@ export async function runReview(options: ReviewOptions): Promise<ReviewResult> {
     sessionId: options.sessionKey,
     workspace: options.workspace,
     systemPrompt: options.systemPrompt,
-    history: options.history,
+    // Hearth's own user-role text (a compression summary, the step-budget request) is not the user's words:
+    // a memory saved from a summary's paraphrase would be one the user never stated (issue 11).
+    history: withoutHearthText(options.history),
     userText: reviewPrompt(options.purpose, options.loadedSkills, names),
     model: options.model,
     tools,
