@@ -6,7 +6,7 @@ import { LocalBackend } from '../src/core/exec/local.js';
 import { LearningState } from '../src/core/store/learning-state.js';
 import type { ChatMessage } from '../src/core/llm/types.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
-import { createToolset, ToolRegistry } from '../src/core/tools/registry.js';
+import { anyTool, createToolset, ToolRegistry } from '../src/core/tools/registry.js';
 import { createMemoryTool } from '../src/core/tools/memory.js';
 import { MemoryStore } from '../src/core/memory/store.js';
 import type { AgentEvent } from '../src/shared/events.js';
@@ -177,7 +177,7 @@ describe('memory review input', () => {
     const { loop, view, store } = setup({ reviewEnabled: true }, () => Promise.resolve(changed(0)));
     const session = store.createSession({ source: 'cli', model: 'scripted:test' });
     const summary: ChatMessage = { role: 'user', origin: 'hearth', content: '[Summary of the earlier conversation] The user said they always deploy on Fridays.' };
-    await loop.flush({ ...view, sessionId: session.id, model, tools: new ToolRegistry([createMemoryTool({ memory: new MemoryStore(store.db), limits: { memory: 2200, user: 1375 } })]), history: [summary, ...turn] }, new AbortController().signal);
+    await loop.flush({ ...view, sessionId: session.id, model, tools: new ToolRegistry([anyTool(createMemoryTool({ memory: new MemoryStore(store.db), limits: { memory: 2200, user: 1375 } }))]), history: [summary, ...turn] }, new AbortController().signal);
     const sent = model.requests[0]?.messages.map((m) => m.content) ?? [];
     expect(sent.some((c) => typeof c === 'string' && c.includes('always deploy on Fridays'))).toBe(false);
     expect(sent).toContain('hello');
