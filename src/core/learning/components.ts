@@ -91,7 +91,7 @@ export function createLearning(setup: LearningSetup): LearningComponents {
   const journal = new LearningJournal(store.db);
   const { embedder, index } = semanticSearch(config, store, home, setup.spawnEmbedHost);
   const semanticSkills = embedder === null ? undefined : semanticSkillRanker(embedder, store, warn);
-  // "When to use" phrasings per skill version, written by the chat model in the background (decision 0012).
+  // "When to use" phrasings per skill version, written by the chat model in the background (decision 0013).
   const triggers = config.skills.learn_triggers ? new SkillTriggerLearner({ model, store: new SqliteSkillTriggers(store.db), warn }) : undefined;
   const skills = createSkillService({ home, workspace: setup.workspace, config, store, userHome, ...(semanticSkills === undefined ? {} : { semantic: semanticSkills }), ...(triggers === undefined ? {} : { triggers }) });
   const usage = skills.usage;
