@@ -213,6 +213,15 @@ describe('learned trigger phrasings over the real wire', () => {
     expect(await ranked(service, 'pg_dump')).toEqual(['postgres-backup']);
   });
 
+  it('a store that fails under a background refresh is reported, never an unhandled rejection', async () => {
+    // Catches: `void skills.triggersReady()` at engine start crashing the process when the database goes away.
+    const { service, warnings } = start({ startDelayMs: 50 });
+    const ready = service.triggersReady();
+    store.close();
+    expect(await ready).toEqual({ learned: [], failed: [] });
+    expect(warnings.join('\n')).toMatch(/Learning when to use skills stopped: .*not open/);
+  });
+
   it('waits its start delay before asking, and a close during the wait asks nothing (the reply comes first)', async () => {
     // Catches: trigger calls racing the user's first reply at engine start (on a local model the reply queues behind them).
     const { service, learner } = start({ startDelayMs: 200 });

@@ -144,12 +144,22 @@ export class SkillTriggerLearner {
   private queue: Promise<unknown> = Promise.resolve();
   private latest: readonly Skill[] = [];
   private readonly closing = new AbortController();
+  private storeWarned = false;
 
   constructor(private readonly options: SkillTriggerLearnerOptions) {}
 
-  /** The stored phrasings of this version of `skill`, or none (not learned yet, or the latest attempt failed). */
+  /**
+   * The stored phrasings of this version of `skill`, or none (not learned yet, the latest attempt failed, or the
+   * store cannot be read: then the skill ranks on its own text, and the user is told once).
+   */
   triggersFor(skill: Skill): string[] {
-    return this.options.store.get(skillTriggerHash(skill))?.triggers ?? [];
+    try {
+      return this.options.store.get(skillTriggerHash(skill))?.triggers ?? [];
+    } catch (err) {
+      if (!this.storeWarned && !this.closing.signal.aborted) this.options.warn(`Learned skill phrasings cannot be read, skills rank on their own text: ${errorMessage(err)}`);
+      this.storeWarned = true;
+      return [];
+    }
   }
 
   /** The stored row of this version of `skill` (for reports: learned, failed and why). */
@@ -164,7 +174,16 @@ export class SkillTriggerLearner {
    */
   refresh(skills: readonly Skill[]): Promise<TriggerRefresh> {
     this.latest = skills;
-    const run = this.queue.then(() => (this.latest === skills ? this.learn(skills) : { learned: [], failed: [] }));
+    const run = this.queue.then(() =>
+      this.latest !== skills
+        ? { learned: [], failed: [] }
+        : this.learn(skills).catch((err: unknown) => {
+            // The store failing under a background refresh (a closed or full database) must not become an
+            // unhandled rejection: it is told, and the next refresh tries again.
+            if (!this.closing.signal.aborted) this.options.warn(`Learning when to use skills stopped: ${errorMessage(err)}`);
+            return { learned: [], failed: [] };
+          }),
+    );
     this.queue = run;
     return run;
   }
