@@ -18,7 +18,7 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { findInvisibleCharacters } from '../src/core/safety/injection/invisible-unicode.js';
 import { scoreSegment, segments } from '../src/core/safety/injection/linear-model.js';
 import { defaultWeightsPath, encodeWeights } from '../src/core/safety/injection/model-weights.js';
-import { isVisibleFinding, MIN_OVERRULE_WORDS, NEVER_OVERRULED, ruleFindings } from '../src/core/safety/injection/scan.js';
+import { isVisibleFinding, NEVER_OVERRULED, ruleFindings, SHORT_TEXT_WORDS } from '../src/core/safety/injection/scan.js';
 import { proseWords } from '../src/core/safety/injection/mention.js';
 import { buildTextView } from '../src/core/safety/injection/text-view.js';
 import { DEFAULT_TRAIN_OPTIONS, outOfFoldScores, thresholdForFalsePositiveRate, trainLinearModel, type TrainingExample } from '../src/core/safety/injection/train.js';
@@ -181,20 +181,23 @@ const threshold = (rate: number) => Math.max(thresholdForFalsePositiveRate([...b
 const flagAt = Math.max(0.5, threshold(FLAG_FP));
 const greyAt = Math.min(flagAt, Math.max(0.3, threshold(GREY_FP)));
 // The rules the model may overrule (scan.ts), each below its own score, chosen on the same out-of-fold scores.
-// Rule r may be overruled below c when, among corpus entries the rules flag with visible findings only (and at
-// least MIN_OVERRULE_WORDS words long: scan.ts never overrules in shorter texts) and the
+// Rule r may be overruled below c when, among corpus entries the rules flag with visible findings only and the
 // model scores below c, those holding r were clean at least OVERRULE_ODDS times per attack (and at least
 // OVERRULE_MIN_CLEAN times); r's threshold is the highest such c (on a 0.005 grid) up to a common cap, and an
 // entry is cleared when its score is below the threshold of every rule it holds. The cap (below greyAt) is the
 // one that clears the most clean entries while its cleared attacks are at most CLEAR_COST of the corpus's.
 // One threshold for all rules (before 2026-12-02, third session) left a rule such as fake_transcript, which
-// conversation logs trip, overruled only below 0.12, where few benign logs score.
+// conversation logs trip, overruled only below 0.12, where few benign logs score. Short texts (under
+// SHORT_TEXT_WORDS words) get thresholds of their own, chosen the same way on short entries only: the model's
+// score on a dozen words is worth less, and one table let short orders through at the thresholds long benign
+// documents had earned. Both tables share the cap and the cost.
 const entryScore = new Map<string, number>();
 oof.forEach((score, i) => {
   const group = groups[i] as string;
   if (corpusGroups.has(group)) entryScore.set(group, Math.max(entryScore.get(group) ?? 0, score));
 });
 const visibleOnly: Array<{ attack: boolean; score: number; rules: string[] }> = [];
+const SHORT = '@short';
 let corpusAttacks = 0;
 let corpusClean = 0;
 for (const entry of [...dev, ...oldCorpusEntries()]) {
@@ -204,7 +207,10 @@ for (const entry of [...dev, ...oldCorpusEntries()]) {
   else corpusClean++;
   const text = entryText(entry).text;
   const found = ruleFindings(text);
-  if (found.length > 0 && found.every(isVisibleFinding) && proseWords(buildTextView(text, findInvisibleCharacters(text)).text) >= MIN_OVERRULE_WORDS) visibleOnly.push({ attack: entry.label === 'attack', score, rules: [...new Set(found.map((f) => f.rule))] });
+  if (found.length === 0 || !found.every(isVisibleFinding)) continue;
+  // Rules of a short text are keyed apart ("rule@short"): they get the short table's thresholds.
+  const short = proseWords(buildTextView(text, findInvisibleCharacters(text)).text) < SHORT_TEXT_WORDS;
+  visibleOnly.push({ attack: entry.label === 'attack', score, rules: [...new Set(found.map((f) => (short ? `${f.rule}${SHORT}` : f.rule)))] });
 }
 const GRID = 0.005;
 const gridSteps = Math.floor(greyAt / GRID);
@@ -212,7 +218,7 @@ const gridSteps = Math.floor(greyAt / GRID);
 const bestStepUpTo = new Map<string, Int32Array>();
 {
   const byRule = new Map<string, Array<{ attack: boolean; score: number }>>();
-  for (const e of visibleOnly) for (const rule of e.rules) if (!NEVER_OVERRULED.has(rule)) (byRule.get(rule) ?? byRule.set(rule, []).get(rule))?.push(e);
+  for (const e of visibleOnly) for (const rule of e.rules) if (!NEVER_OVERRULED.has(rule.replace(SHORT, ''))) (byRule.get(rule) ?? byRule.set(rule, []).get(rule))?.push(e);
   for (const [rule, entries] of byRule) {
     const best = new Int32Array(gridSteps + 1);
     for (let g = 1; g <= gridSteps; g++) {
@@ -235,18 +241,20 @@ for (let cap = 1; cap <= gridSteps; cap++) {
   const candidate = clearing(cap);
   if (candidate.attacks <= CLEAR_COST * corpusAttacks && candidate.clean > clear.clean) clear = candidate;
 }
-const overrulable = [...clear.byRule.keys()].sort();
-const clearAtByRule = Object.fromEntries(overrulable.map((rule) => [rule, clear.byRule.get(rule) as number]));
-const clearAt = Math.max(0, ...Object.values(clearAtByRule));
+const chosen = [...clear.byRule].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const clearAtByRule = Object.fromEntries(chosen.filter(([rule]) => !rule.endsWith(SHORT)));
+const clearAtByRuleShort = Object.fromEntries(chosen.filter(([rule]) => rule.endsWith(SHORT)).map(([rule, at]) => [rule.slice(0, -SHORT.length), at]));
+const overrulable = [...new Set([...Object.keys(clearAtByRule), ...Object.keys(clearAtByRuleShort)])].sort();
+const clearAt = Math.max(0, ...Object.values(clearAtByRule), ...Object.values(clearAtByRuleShort));
 const attackOof = oof.filter((_, i) => examples[i]?.label === 1);
 const recall = attackOof.filter((s) => s >= flagAt).length / Math.max(1, attackOof.length);
 
 const model = trainLinearModel(examples, options);
-const bytes = encodeWeights({ buckets: options.buckets, bias: model.bias, flagAt, greyAt, clearAt, overrulable, clearAtByRule, trainedOn: counts }, model.weights);
+const bytes = encodeWeights({ buckets: options.buckets, bias: model.bias, flagAt, greyAt, clearAt, overrulable, clearAtByRule, clearAtByRuleShort, trainedOn: counts }, model.weights);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, bytes);
 console.log(
   `train-injection-model: ${examples.length} examples (${Object.entries(counts)
     .map(([k, v]) => `${v} ${k}`)
-    .join(', ')}); corpus clean entries weigh ${hardWeight.toFixed(1)}; ${excluded.size} test-split files left out; flagAt ${flagAt.toFixed(3)} greyAt ${greyAt.toFixed(3)} overrules ${overrulable.length} rules below their own scores, up to ${clearAt.toFixed(3)} (out of fold that clears ${clear.clean} of the ${corpusClean} clean entries, at the cost of ${clear.attacks} of ${corpusAttacks} attacks: ${overrulable.map((r) => `${r} ${clearAtByRule[r]}`).join(', ')}); out-of-fold attack recall at flagAt ${(recall * 100).toFixed(1)} %; wrote ${(bytes.length / 1024).toFixed(0)} KB to ${relative(REPO_ROOT, out)}`,
+    .join(', ')}); corpus clean entries weigh ${hardWeight.toFixed(1)}; ${excluded.size} test-split files left out; flagAt ${flagAt.toFixed(3)} greyAt ${greyAt.toFixed(3)} overrules ${overrulable.length} rules below their own scores, up to ${clearAt.toFixed(3)} (out of fold that clears ${clear.clean} of the ${corpusClean} clean entries, at the cost of ${clear.attacks} of ${corpusAttacks} attacks: ${chosen.map(([r, at]) => `${r} ${at}`).join(', ')}); out-of-fold attack recall at flagAt ${(recall * 100).toFixed(1)} %; wrote ${(bytes.length / 1024).toFixed(0)} KB to ${relative(REPO_ROOT, out)}`,
 );

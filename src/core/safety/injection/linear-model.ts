@@ -32,6 +32,8 @@ export type LinearWeights = WeightTable & {
    * them): a rule whose findings stayed clean up to a higher score may be overruled up to there (scan.ts).
    */
   clearAtByRule?: ReadonlyMap<string, number>;
+  /** The same for texts under SHORT_TEXT_WORDS words (scan.ts); absent: none is overruled in a short text. */
+  clearAtByRuleShort?: ReadonlyMap<string, number>;
 };
 
 const FNV_OFFSET = 0x811c9dc5;

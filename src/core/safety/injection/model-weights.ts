@@ -29,6 +29,8 @@ const Header = z.object({
   overrulable: z.array(z.string()).default([]),
   /** Each overrulable rule's own threshold (scan.ts); absent in older files, where `clearAt` holds for all of them. */
   clearAtByRule: z.record(z.string(), z.number().min(0).max(1)).optional(),
+  /** The same for texts under SHORT_TEXT_WORDS words (scan.ts). */
+  clearAtByRuleShort: z.record(z.string(), z.number().min(0).max(1)).optional(),
   trainedOn: z.record(z.string(), z.number()),
 });
 export type WeightsHeader = z.infer<typeof Header>;
@@ -67,7 +69,7 @@ export function decodeWeights(bytes: Buffer, path: string): LinearWeights & { he
   if (body.length !== header.buckets) throw new Error(`${path} is truncated: ${body.length} of ${header.buckets} weights`);
   // A copy, not a view: the file's buffer may be pooled or unaligned, and the table must outlive it.
   const values = new Int8Array(body.buffer.slice(body.byteOffset, body.byteOffset + header.buckets));
-  return { buckets: header.buckets, bias: header.bias, quantized: { values, scale: header.scale }, flagAt: header.flagAt, greyAt: header.greyAt, clearAt: header.clearAt, overrulable: new Set(header.overrulable), ...(header.clearAtByRule === undefined ? {} : { clearAtByRule: new Map(Object.entries(header.clearAtByRule)) }), header };
+  return { buckets: header.buckets, bias: header.bias, quantized: { values, scale: header.scale }, flagAt: header.flagAt, greyAt: header.greyAt, clearAt: header.clearAt, overrulable: new Set(header.overrulable), ...(header.clearAtByRule === undefined ? {} : { clearAtByRule: new Map(Object.entries(header.clearAtByRule)) }), ...(header.clearAtByRuleShort === undefined ? {} : { clearAtByRuleShort: new Map(Object.entries(header.clearAtByRuleShort)) }), header };
 }
 
 export type ModelStatus = { state: 'loaded'; path: string; model: LinearWeights & { header: WeightsHeader } } | { state: 'unavailable'; reason: string };
