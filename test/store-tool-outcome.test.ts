@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/core/store/database.js';
 import { checkFtsIntegrity } from '../src/core/store/fts-schema.js';
-import { STORE_MIGRATIONS, migrateStore } from '../src/core/store/migrations.js';
+import { LATEST_STORE_VERSION, STORE_MIGRATIONS, migrateStore } from '../src/core/store/migrations.js';
 import { SqliteSessionStore } from '../src/core/store/session-store.js';
 import { createTempStore, type TempStore } from './fixtures/temp-store.js';
 
@@ -21,7 +21,7 @@ describe('tool outcomes in the store', () => {
     migrateStore(db, STORE_MIGRATIONS.filter((m) => m.version <= 4));
     db.prepare(`INSERT INTO sessions (id, source, model, started_at, updated_at) VALUES ('old', 'cli', 'm', 0, 0)`).run();
     db.prepare(`INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, created_at) VALUES ('old', 'tool', 'Command not run.', 'c1', 'terminal', 0)`).run();
-    expect(migrateStore(db)).toEqual({ from: 4, to: 5 });
+    expect(migrateStore(db)).toEqual({ from: 4, to: LATEST_STORE_VERSION });
     const store = new SqliteSessionStore(db);
     expect(store.getMessages('old')).toMatchObject([{ role: 'tool', content: 'Command not run.', outcome: null }]);
     checkFtsIntegrity(db);

@@ -119,7 +119,7 @@ describe('the Chinese interface', () => {
     await page.getByTestId('language-select').selectOption('zh-CN');
     await expect.poll(() => page.getByTestId('nav-chat').textContent()).toBe(zhCN['nav.chat']);
     const navLabels = await page.locator('nav [data-testid^="nav-"]').allTextContents();
-    expect(navLabels).toEqual(['nav.chat', 'nav.sessions', 'nav.skills', 'nav.memory', 'nav.models', 'nav.settings'].map((k) => zhCN[k as keyof typeof zhCN]));
+    expect(navLabels).toEqual(['nav.chat', 'nav.sessions', 'nav.skills', 'nav.memory', 'nav.learning', 'nav.models', 'nav.settings'].map((k) => zhCN[k as keyof typeof zhCN]));
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('zh-CN');
     expect(readFileSync(join(app.home, 'config.yaml'), 'utf8')).toMatch(/language: zh-CN/);
     await screenshot(page, 'zh-settings');
