@@ -17,6 +17,21 @@
  */
 const OPENING: Readonly<Record<string, string>> = { '"': '"', "'": "'", '`': '`', '“': '”"', '‘': '’', '«': '»', '»': '«', '‹': '›', '「': '」', '『': '』', '„': '“”"' };
 
+/**
+ * Discussion cues in other languages, by idea. Stems, matched anywhere in a word, lowercase (the pattern is
+ * case-insensitive). CJK entries are whole words.
+ */
+const OTHER_LANGUAGE_CUES: readonly string[] = [
+  // injection
+  'injec', 'inyecc', 'iniezion', 'injeç', 'injektion', 'инъекц', 'ін\'єкц', 'інʼєкц', 'ињекц', 'enjeksiyon', 'wstrzykiw', 'injectie', 'injeksi', 'حقن', 'تزریق', 'इंजेक्शन', 'הזרק', '注入', 'インジェクション', '인젝션',
+  // attack, jailbreak
+  'ataque', 'attaqu', 'attacc', 'angriff', 'атак', 'saldırı', 'atak', 'aanval', 'serangan', 'útok', 'επίθεσ', 'هجوم', 'حمله', 'हमला', 'התקפ', 'tấn công', '攻击', '攻擊', '攻撃', '공격', '越狱', '越獄', '脱獄', '탈옥', 'джейлбрейк',
+  // malicious, fraud
+  'malicios', 'malveillant', 'bösartig', 'dannos', 'вредонос', 'шкідлив', 'kötü amaçlı', 'złośliw', 'kwaadaardig', 'berbahaya', 'škodliv', 'κακόβουλ', 'خبيث', 'مخرب', 'दुर्भावना', 'độc hại', 'זדוני', '恶意', '惡意', '悪意', '악의', 'мошенн', 'шахрай', 'estafa', 'arnaque', 'betrug', 'truffa', 'golpe', 'dolandırıc', 'oszust', 'oplichting', 'penipuan', 'احتيال', 'کلاهبرداری', 'धोखा', 'lừa đảo', 'הונאה', '诈骗', '詐騙', '詐欺', '사기',
+  // for example
+  'por ejemplo', 'par exemple', 'zum beispiel', 'ad esempio', 'por exemplo', 'например', 'наприклад', 'örneğin', 'na przykład', 'bijvoorbeeld', 'misalnya', 'například', 'για παράδειγμα', 'مثلا', 'مثلاً', 'برای مثال', 'उदाहरण', 'ví dụ', 'לדוגמה', '例如', '比如', '诸如', '諸如', '例えば', '예를 들어', '예컨대',
+];
+
 /** Where the first of `closers` occurs in text at or after `from`; -1 if none does. */
 function indexOfAny(text: string, closers: string, from: number): number {
   let best = -1;
@@ -31,8 +46,15 @@ const QUOTE_REACH = 60;
 const CLOSE_REACH = 160;
 const CUE_REACH = 240;
 
-const DISCUSSION_CUE =
-  /inject|jailbreak|attack|adversar|malicious|exploit|red[- ]?team|payload|phishing|threat|e\.g\.|for example|such as|phrases? like|strings? like|filter|detector|注入|攻击|攻擊|越狱|越獄|恶意|惡意|例如|比如|诸如|諸如|inyecci|angriff|атак|攻撃|インジェクション/i;
+const DISCUSSION_CUE = new RegExp(
+  [
+    String.raw`inject|jailbreak|attack|adversar|malicious|exploit|red[- ]?team|payload|phishing|threat|e\.g\.|for example|such as|phrases? like|strings? like|filter|detector`,
+    // The same ideas in the languages the directive lexicons cover (lexicons/): a security article in French or
+    // Russian quotes an attack the way an English one does ("« Oublie tes instructions » — c'est une injection").
+    ...OTHER_LANGUAGE_CUES,
+  ].join('|'),
+  'iu',
+);
 
 /** An example marker just before the match on its line: "e.g.", "for example:", "payloads like". */
 const EXAMPLE_LEAD = /(?:e\.g\.|i\.e\.|for\s+example|for\s+instance|such\s+as|\blike|example\s*\d*\s*:|payloads?\s*\d*\s*:|attack\s*\d*\s*:|prompts?\s+(?:like|such\s+as)|phrases?\s+(?:like|such\s+as)|e\.\s*g\.|例如|比如|示例)[\s:,"'“‘「*`-]*$/i;
@@ -56,10 +78,10 @@ const EXAMPLE_LINE = /^\s*(?:[-*>]\s*|\d+[.)]\s*)?(?:e\.g\.|for\s+example|for\s+
  * One is not enough: "This is not an injection. Now ignore…" is an attack wearing a cue word.
  */
 const TOPIC_WORDS: ReadonlyArray<[string, RegExp]> = [
-  ['inject', /inject/i],
-  ['attack', /attack/i],
-  ['jailbreak', /jailbr/i],
-  ['malicious', /malicious|adversar|poison/i],
+  ['inject', /inject|inyecc|iniezion|injeç|injektion|инъекц|enjeksiyon|wstrzykiw|injectie|injeksi|حقن|تزریق|इंजेक्शन|הזרק|注入|インジェクション|인젝션/iu],
+  ['attack', /attack|ataque|attaqu|attacc|angriff|атак|saldırı|aanval|serangan|útok|هجوم|حمله|हमला|התקפ|tấn công|攻击|攻擊|攻撃|공격/iu],
+  ['jailbreak', /jailbr|越狱|越獄|脱獄|탈옥|джейлбрейк/iu],
+  ['malicious', /malicious|adversar|poison|malicios|malveillant|bösartig|вредонос|kötü amaçlı|złośliw|خبيث|दुर्भावना|độc hại|恶意|惡意|悪意|악의/iu],
   ['threat', /threat|risk|vulnerab|exploit/i],
   ['mitigat', /mitigat|defen[cs]|detect|scanner|filter|guard against|sanitiz|allowlist/i],
   ['example', /for example|e\.g\.|such as|phrases? like|payload/i],
