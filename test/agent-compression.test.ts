@@ -1,17 +1,14 @@
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SUMMARY_MARKER } from '../src/core/agent/compression/index.js';
-import { SUMMARY_SYSTEM_PROMPT } from '../src/core/agent/compression/summarize.js';
-import { AgentHost } from '../src/core/agent/host.js';
+import type { AgentHost } from '../src/core/agent/host.js';
 import { conversationThreshold } from '../src/core/agent/compression/index.js';
-import { defaultConfig } from '../src/core/config/schema.js';
 import { LocalBackend } from '../src/core/exec/local.js';
 import type { ChatRequest } from '../src/core/llm/types.js';
-import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
-import { createToolset } from '../src/core/tools/registry.js';
 import type { AgentEvent } from '../src/shared/events.js';
+import { isSummaryRequest, openCompactingHost, send } from './fixtures/compacting-host.js';
 import { validSummary } from './fixtures/compression-histories.js';
 import { ScriptedModel, type ScriptStep } from './fixtures/scripted-model.js';
 import { createTempStore, type TempStore } from './fixtures/temp-store.js';
@@ -42,10 +39,6 @@ function longAnswer(turn: number): string {
 
 const QUESTIONS = ['first question', 'second question', 'third question', 'fourth question'];
 
-function isSummaryRequest(request: ChatRequest): boolean {
-  return request.messages[0]?.content === SUMMARY_SYSTEM_PROMPT;
-}
-
 function setup(onSummary: () => ScriptStep): { host: AgentHost; model: SmallWindowModel; temp: TempStore } {
   const temp = createTempStore('hearth-compress-store-');
   const store = temp.open();
@@ -55,28 +48,12 @@ function setup(onSummary: () => ScriptStep): { host: AgentHost; model: SmallWind
     turn += 1;
     return { text: longAnswer(turn) };
   });
-  const home = join(root, `home-${Math.random().toString(36).slice(2)}`);
-  mkdirSync(home);
-  const host = new AgentHost({
-    store,
-    model,
-    tools: createToolset('lite', { backend }),
-    approvals: new ApprovalPolicyBroker(),
-    home,
-    workspace: root,
-    compression: { ...defaultConfig().compression, protect_first_n: 1, protect_last_n: 2 },
-  });
+  const host = openCompactingHost({ store, model, backend, root, protect: { first: 1, last: 2 } });
   cleanups.push(async () => {
     await host.close();
     temp.cleanup();
   });
   return { host, model, temp };
-}
-
-async function send(host: AgentHost, sessionId: string, text: string): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const event of host.send(sessionId, text)) events.push(event);
-  return events;
 }
 
 describe('compression in the agent host', () => {

@@ -1,17 +1,13 @@
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { renderTranscript, SUMMARY_MARKER } from '../src/core/agent/compression/index.js';
-import { SUMMARY_SYSTEM_PROMPT } from '../src/core/agent/compression/summarize.js';
-import { AgentHost } from '../src/core/agent/host.js';
-import { defaultConfig } from '../src/core/config/schema.js';
 import { LocalBackend } from '../src/core/exec/local.js';
 import { countReferenceTokens } from '../src/core/llm/token-count.js';
 import type { ChatRequest } from '../src/core/llm/types.js';
-import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
-import { createToolset } from '../src/core/tools/registry.js';
 import type { AgentEvent } from '../src/shared/events.js';
+import { isSummaryRequest, openCompactingHost, send } from './fixtures/compacting-host.js';
 import { validSummary } from './fixtures/compression-histories.js';
 import { ScriptedModel } from './fixtures/scripted-model.js';
 import { createTempStore } from './fixtures/temp-store.js';
@@ -34,7 +30,6 @@ afterAll(() => backend.dispose());
 /** About 5,400 tokens and 30,000 characters of distinct words: far past the old 6,000-character cap. */
 const LONG_ANSWER = Array.from({ length: 2_600 }, (_, i) => `finding${i}`).join(' ');
 
-const isSummaryRequest = (request: ChatRequest) => request.messages[0]?.content === SUMMARY_SYSTEM_PROMPT;
 const requestText = (request: ChatRequest) => request.messages.map((m) => m.content).join('\n');
 
 function setup(contextLength: number) {
@@ -49,29 +44,13 @@ function setup(contextLength: number) {
     turn += 1;
     return { text: turn === 2 ? LONG_ANSWER : `short answer ${turn}` };
   });
-  const home = join(root, `home-${Math.random().toString(36).slice(2)}`);
-  mkdirSync(home);
-  const host = new AgentHost({
-    store,
-    model,
-    tools: createToolset('lite', { backend }),
-    approvals: new ApprovalPolicyBroker(),
-    home,
-    workspace: root,
-    // One message kept at each end, so the long answer (turn 2) is in the summarised middle.
-    compression: { ...defaultConfig().compression, protect_first_n: 1, protect_last_n: 1 },
-  });
+  // One message kept at each end, so the long answer (turn 2) is in the summarised middle.
+  const host = openCompactingHost({ store, model, backend, root, protect: { first: 1, last: 1 } });
   cleanups.push(async () => {
     await host.close();
     temp.cleanup();
   });
   return { host, model, store };
-}
-
-async function send(host: AgentHost, sessionId: string, text: string): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const event of host.send(sessionId, text)) events.push(event);
-  return events;
 }
 
 const shortenedNotices = (events: AgentEvent[]) => events.filter((e) => e.type === 'notice' && /shortened before summarising/.test(e.message));

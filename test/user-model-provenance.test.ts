@@ -1,20 +1,18 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SUMMARY_MARKER } from '../src/core/agent/compression/index.js';
-import { SUMMARY_SYSTEM_PROMPT } from '../src/core/agent/compression/summarize.js';
 import { AgentHost } from '../src/core/agent/host.js';
-import { defaultConfig } from '../src/core/config/schema.js';
 import { LocalBackend } from '../src/core/exec/local.js';
 import { OpenAICompatibleModel } from '../src/core/llm/providers/openai.js';
-import type { ChatRequest } from '../src/core/llm/types.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
 import { withoutHearthText } from '../src/core/store/provenance.js';
 import { SKILL_HINT_HEADER } from '../src/core/skills/relevance.js';
 import { createToolset } from '../src/core/tools/registry.js';
 import { UserFactStore } from '../src/core/user-model/facts.js';
 import { reflectOnUser } from '../src/core/user-model/reflect.js';
+import { isSummaryRequest, openCompactingHost } from './fixtures/compacting-host.js';
 import { validSummary } from './fixtures/compression-histories.js';
 import { startScriptedOpenAIServer } from './fixtures/scripted-openai-server.js';
 import type { ScriptedServer } from './fixtures/scripted-turns.js';
@@ -47,7 +45,6 @@ function longAnswer(turn: number): string {
   return Array.from({ length: 120 }, (_, i) => `fact${turn}_${i}`).join(' ');
 }
 
-const isSummaryRequest = (request: ChatRequest) => request.messages[0]?.content === SUMMARY_SYSTEM_PROMPT;
 
 /** Five turns in a 4K window: the conversation is compressed and continues in a child session. */
 async function compressedConversation(questions: readonly string[]): Promise<{ temp: TempStore; parent: string; child: string }> {
@@ -59,17 +56,7 @@ async function compressedConversation(questions: readonly string[]): Promise<{ t
     turn += 1;
     return { text: longAnswer(turn) };
   });
-  const home = join(root, `home-${Math.random().toString(36).slice(2)}`);
-  mkdirSync(home);
-  const host = new AgentHost({
-    store,
-    model,
-    tools: createToolset('lite', { backend }),
-    approvals: new ApprovalPolicyBroker(),
-    home,
-    workspace: root,
-    compression: { ...defaultConfig().compression, protect_first_n: 1, protect_last_n: 2 },
-  });
+  const host = openCompactingHost({ store, model, backend, root, protect: { first: 1, last: 2 } });
   cleanups.push(async () => {
     await host.close();
     temp.cleanup();
