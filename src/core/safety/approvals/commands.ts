@@ -5,7 +5,7 @@ import { REASONS } from './reasons.js';
 import { COMPILED, flag, UNKNOWN, type Scan } from './scan.js';
 import { judgeRemoteLogin, NETWORK_SENDERS, SECRET_MENTION, SECRET_PRINTERS } from './specs/network.js';
 import { applyRules, parseCommand, type CommandSpec } from './specs/spec.js';
-import { specFor } from './specs/index.js';
+import { commandsMatchingGlob, specFor } from './specs/index.js';
 import { isWrapper, unwrap } from './wrappers.js';
 import { readInterpreterCode } from './interpreter-code.js';
 import { runWrittenFile } from './specs/shells.js';
@@ -55,6 +55,16 @@ function classifyCommand(invocation: Invocation, scan: Scan, wrapped: boolean): 
   const [first = '', ...args] = invocation.argv;
   if (first === '') return;
   const name = commandName(first);
+  // `sudo /s?in/re?oot`: a glob as the wrapped command is whichever described command it matches (the walker does
+  // the same for a command that is not wrapped; no real program has `*`, `?` or `[` in its name).
+  if (wrapped && specFor(name) === undefined) {
+    const candidates = commandsMatchingGlob(name);
+    if (candidates.length > 0 && candidates.length <= 4) {
+      const dir = first.slice(0, first.lastIndexOf('/') + 1);
+      for (const candidate of candidates) classifyCommand({ ...invocation, argv: [`${dir}${candidate}`, ...args] }, scan, wrapped);
+      return;
+    }
+  }
   scan.ran.add(name);
   if (first.includes(UNKNOWN)) {
     // `$(cat cmd.txt) -rf /`: a command name only known when it runs.

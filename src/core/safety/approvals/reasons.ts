@@ -52,6 +52,7 @@ export const REASONS = {
   containedHardline: 'runs, inside a new container, a command that would wreck the machine it ran on',
   capabilities: 'gives a program file capabilities (setcap), root powers like a setuid bit',
   windowsPerms: 'changes the owner or access rules of Windows files (icacls, takeown)',
+  unknownDevice: 'writes to a device whose name is only known when it runs (it may be a disk)',
 } as const;
 
 export type Reason = (typeof REASONS)[keyof typeof REASONS];

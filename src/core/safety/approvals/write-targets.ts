@@ -1,6 +1,6 @@
 import { homeRelative, isInsideWorkspace, isUnder, MAC_AND_WSL_DIRS, normalize, resolvePath } from './paths.js';
 import { REASONS } from './reasons.js';
-import { flag, type Scan } from './scan.js';
+import { flag, UNKNOWN, type Scan } from './scan.js';
 import { checkSelfWrite } from './self-rules.js';
 
 /**
@@ -11,11 +11,14 @@ import { checkSelfWrite } from './self-rules.js';
  */
 const RC_FILES = new Set(['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.bash_aliases', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin', '.zlogout', '.kshrc', '.cshrc', '.tcshrc', '.inputrc', '.xprofile', '.xinitrc', '.xsession', '.pam_environment', '.config/fish/config.fish']);
 export const HISTORY_FILE = /(^|\/)(\.(bash_|zsh_|sh_|python_|node_repl_|psql_|mysql_|sqlite_|rediscli_)?history|\.lesshst|\.viminfo|\.wget-hsts|\.local\/share\/recently-used\.xbel|\.local\/share\/fish\/fish_history)$/;
-export const DISK_DEVICE = /^\/dev\/(sd[a-z?*[]|hd[a-z?*[]|vd[a-z?*[]|xvd[a-z?*[]|nvme\d|mmcblk\d|r?disk\d|md\d|dm-\d|mapper\/|loop\d|disk\/by-)/;
+// `/dev/sd$x`: a disk whatever the unknown letter is (UNKNOWN marks what is only known at run time).
+export const DISK_DEVICE = new RegExp(String.raw`^/dev/(sd[a-z?*[${UNKNOWN}]|hd[a-z?*[${UNKNOWN}]|vd[a-z?*[${UNKNOWN}]|xvd[a-z?*[${UNKNOWN}]|nvme[\d${UNKNOWN}]|mmcblk[\d${UNKNOWN}]|r?disk[\d${UNKNOWN}]|md\d|dm-\d|mapper/|loop\d|disk/by-)`);
 /** Writes under these need approval; /tmp, /var/tmp and /dev/null-like devices do not. */
 const WRITE_PROTECTED = ['/etc', '/boot', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/opt', '/root', '/srv', '/sys', '/proc/sys', '/var', ...MAC_AND_WSL_DIRS.filter((d) => d !== '/Users' && d !== '/mnt/c/Users' && d !== '/Volumes' && d !== '/mnt/c')];
 const WRITABLE_UNDER_PROTECTED = ['/var/tmp', '/private/tmp', '/private/var/tmp', '/private/var/folders'];
 const HOME_SENSITIVE = /^~\/(\.ssh|\.gnupg|\.aws|\.kube|\.docker|\.config\/(autostart|systemd|environment\.d|fish)|\.local\/share\/systemd|Library\/(LaunchAgents|LaunchDaemons))(\/|$)/;
+/** `/dev/$d`, `/dev/sd$x`: a device whose name is only known when the line runs (UNKNOWN marks what is not known). */
+export const UNNAMED_DEVICE = new RegExp(`^/dev/[^/]*${UNKNOWN}`);
 const HARMLESS_DEVICE = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/\d+)$/;
 const SECRET_FILE = /(^|\/)(\.ssh\/(id_[\w-]+|[\w-]+_key|[\w.-]+\.pem)|\.aws\/credentials|\.netrc|\.git-credentials|\.pgpass|\.docker\/config\.json|\.kube\/config|\.config\/gh\/hosts\.yml|\.config\/gcloud\/(application_default_credentials\.json|credentials\.db)|\.gnupg\/[\w.-]+|\/etc\/g?shadow)$/;
 
@@ -33,6 +36,11 @@ export function checkWriteTarget(target: string, scan: Scan): void {
   scan.mutatesFiles = true;
   if (DISK_DEVICE.test(path)) {
     flag(scan, REASONS.rawDisk);
+    return;
+  }
+  // `dd of=/dev/$d` in a loop over `lsblk`: the disk, or /dev/null; not known, so never safe.
+  if (UNNAMED_DEVICE.test(path)) {
+    flag(scan, REASONS.unknownDevice);
     return;
   }
   if (path === '/proc/sysrq-trigger') {

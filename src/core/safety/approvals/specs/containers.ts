@@ -126,12 +126,17 @@ function hostReading(command: Command, inner: readonly string[]): string[] | nul
   if (privileged && hostPid && inner[0] === 'nsenter' && inner.some((a, i) => /^(-t|--target)$/.test(inner[i - 1] ?? '') ? a === '1' : /^(-t1|--target=1)$/.test(a))) return [...inner];
   const mounts = bindMounts(args).sort((a, b) => b.inside.length - a.inside.length);
   let mapped = false;
+  // A container path anywhere a path can start in a word: the word itself, or inside the code of
+  // `sh -c 'rm -rf /host/etc'` (after a space, quote, `=` or an operator). `-v /:/host`: `/host` alone is `/`.
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const readers = mounts
+    .filter((m) => m.inside !== '/')
+    .map((m) => ({ re: new RegExp(`(^|[\\s'"=;(|&])${escape(m.inside.replace(/\/$/, ''))}(?=(/)|$|[\\s'";)|&])`, 'g'), host: m.host.replace(/\/$/, '') }));
   const words = inner.map((word) => {
-    const mount = mounts.find((m) => word === m.inside || word.startsWith(`${m.inside.replace(/\/$/, '')}/`));
-    if (mount === undefined || mount.inside === '/') return word;
-    mapped = true;
-    const rest = word.slice(mount.inside.replace(/\/$/, '').length);
-    return `${mount.host.replace(/\/$/, '')}${rest}` || '/';
+    let out = word;
+    for (const { re, host } of readers) out = out.replace(re, (_all, before: string, slash: string | undefined) => `${before}${host === '' && slash === undefined ? '/' : host}`);
+    if (out !== word) mapped = true;
+    return out;
   });
   return mapped ? words : null;
 }

@@ -1,6 +1,6 @@
 import { REASONS } from '../reasons.js';
 import { flag, type Scan } from '../scan.js';
-import { checkWriteTarget, DISK_DEVICE } from '../write-targets.js';
+import { checkWriteTarget, DISK_DEVICE, UNNAMED_DEVICE } from '../write-targets.js';
 import { normalize, resolvePath } from '../paths.js';
 import { valuesOf, type Command, type CommandSpec } from './spec.js';
 
@@ -8,7 +8,8 @@ import { valuesOf, type Command, type CommandSpec } from './spec.js';
  * Disks, partitions and volumes. Formatting or writing raw data to a disk device is hardline (certain loss);
  * repartitioning, destroying volumes and pools, or detaching filesystems asks. Listing never does.
  */
-const onDevice = (command: Command): boolean => command.operands.some((o) => DISK_DEVICE.test(normalize(o)));
+// `/dev/$d` counts: these tools only ever act on block devices, so a name known only at run time is a disk too.
+const onDevice = (command: Command): boolean => command.operands.some((o) => DISK_DEVICE.test(normalize(o)) || UNNAMED_DEVICE.test(normalize(o)));
 
 
 const volume = REASONS.diskVolume;

@@ -113,12 +113,51 @@ function takesEveryPermission(mode: string): boolean {
 const SED_ADDRESS = String.raw`(?:\d+|\$|\/(?:[^/\\\n]|\\.)*\/)`;
 const SED_EXECUTE = new RegExp(String.raw`(?:^|;|\n)\s*(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?\s*!?\s*)?e\s+([^\n]+)`, 'g');
 
+/**
+ * The `s` commands of a sed script: `s<d>pattern<d>replacement<d>flags` with any delimiter `d`, `\\d` escaping it.
+ * Only where a command can start (the script's start, after `;`, a newline, `{` or an address).
+ */
+function sedSubstitutions(script: string): Array<{ replacement: string; flags: string }> {
+  const found: Array<{ replacement: string; flags: string }> = [];
+  const start = new RegExp(String.raw`(?:^|[;\n{}])\s*(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?\s*!?\s*)?s([^\s\w\\])`, 'g');
+  for (const match of script.matchAll(start)) {
+    const delimiter = match[1] as string;
+    const parts: string[] = [];
+    let i = (match.index ?? 0) + match[0].length;
+    let part = '';
+    while (i < script.length && parts.length < 2) {
+      const c = script[i] as string;
+      if (c === '\\' && i + 1 < script.length) {
+        const next = script[i + 1] as string;
+        part += next === delimiter ? next : next === 'n' ? '\n' : `\\${next}`;
+        i += 2;
+        continue;
+      }
+      if (c === delimiter) {
+        parts.push(part);
+        part = '';
+      } else part += c;
+      i += 1;
+    }
+    if (parts.length < 2) continue;
+    const flags = /^[a-zA-Z0-9]*/.exec(script.slice(i))?.[0] ?? '';
+    found.push({ replacement: parts[1] as string, flags });
+  }
+  return found;
+}
+
 function inPlaceEdit(command: Command, scan: Scan): void {
   const scripts = valuesOf(command, '-e', '--expression');
   for (const script of scripts.length > 0 ? scripts : command.operands.slice(0, 1)) {
     for (const match of script.matchAll(SED_EXECUTE)) {
       flag(scan, REASONS.interpreterExec);
       scan.runShell(match[1] as string);
+    }
+    // `s/x/rm -rf ~/e`: the `e` flag runs the pattern space, after the substitution, as a shell command.
+    for (const substitution of sedSubstitutions(script)) {
+      if (!substitution.flags.includes('e')) continue;
+      flag(scan, REASONS.interpreterExec);
+      scan.runShell(substitution.replacement);
     }
   }
   if (!command.options.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) return;
