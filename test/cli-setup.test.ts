@@ -1,8 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getSecret } from '../src/core/safety/secrets/keychain.js';
-import { freshHomeEnv, runHearth } from './fixtures/cli.js';
+import { applyLineEditing } from '../src/cli/commands/setup.js';
+import { freshHomeEnv, runHearth, spawnHearthOnTerminal } from './fixtures/cli.js';
 
 /** Reads a secret under the test's own keychain namespace. */
 function secretFor(env: NodeJS.ProcessEnv, account: string): string | null {
@@ -15,23 +18,130 @@ function secretFor(env: NodeJS.ProcessEnv, account: string): string | null {
   }
 }
 
-describe('hearth setup', () => {
-  // Catches an API key written into config.yaml (or anywhere in the home) instead of the OS keychain.
-  it('stores the API key only in the keychain and points config at the endpoint', async () => {
-    const env = freshHomeEnv();
-    const key = 'sk-test-4f1c2e9a7b';
-    const result = await runHearth(['setup'], { env, input: `2\nhttp://127.0.0.1:9/v1\nmy-model\n${key}\n` });
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-
-    const home = env.HEARTH_HOME as string;
-    const config = readFileSync(join(home, 'config.yaml'), 'utf8');
-    expect(config).toContain('default: custom:my-model');
-    expect(config).toContain('base_url: http://127.0.0.1:9/v1');
-    for (const file of readdirSync(home, { recursive: true, withFileTypes: true })) {
-      if (file.isFile()) expect(readFileSync(join(file.parentPath, file.name), 'utf8')).not.toContain(key);
+/** An OpenAI-compatible endpoint that lists its models to the right Bearer key only, as a real one does. */
+async function startListingServer(key: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    if (req.url !== '/v1/models') {
+      res.writeHead(404).end('{"error":"not found"}');
+    } else if (req.headers.authorization !== `Bearer ${key}`) {
+      res.writeHead(401).end('{"error":{"message":"invalid api key"}}');
+    } else {
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'small-model', object: 'model' }, { id: 'big-model', object: 'model' }] }));
     }
-    expect(secretFor(env, 'provider:custom')).toBe(key);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A port nothing listens on (it was free a moment ago). */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('hearth setup', () => {
+  // Catches an API key written into config.yaml (or anywhere in the home) instead of the OS keychain, a
+  // key not sent with the connection test, or a model picked by number that is not the one listed.
+  it('tests the endpoint, picks a listed model and stores the key only in the keychain', async () => {
+    const key = 'sk-test-4f1c2e9a7b';
+    const server = await startListingServer(key);
+    try {
+      const env = freshHomeEnv();
+      const result = await runHearth(['setup'], { env, input: `2\n${server.url}/v1\n${key}\n2\n` });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('2 models available');
+      expect(result.stdout).toContain('1. small-model');
+
+      const home = env.HEARTH_HOME as string;
+      const config = readFileSync(join(home, 'config.yaml'), 'utf8');
+      expect(config).toContain('default: custom:big-model');
+      expect(config).toContain(`base_url: ${server.url}/v1`);
+      for (const file of readdirSync(home, { recursive: true, withFileTypes: true })) {
+        if (file.isFile()) expect(readFileSync(join(file.parentPath, file.name), 'utf8')).not.toContain(key);
+      }
+      expect(secretFor(env, 'provider:custom')).toBe(key);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Catches the issue's first-run case: a dead port accepted silently, to fail only at the first message.
+  it('says nothing is listening and saves nothing unless told to', async () => {
+    const port = await deadPort();
+    const env = freshHomeEnv();
+    const result = await runHearth(['setup'], { env, input: `2\nhttp://127.0.0.1:${port}/v1\n\n\n` });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('no API key');
+    expect(result.stdout).toContain(`Nothing is listening at 127.0.0.1:${port}`);
+    expect(result.stderr).toContain('The connection test failed (unreachable)');
+    expect(readdirSync(env.HEARTH_HOME as string)).not.toContain('config.yaml');
+
+    // A server that is not started yet can still be saved, on purpose.
+    const anyway = await runHearth(['setup'], { env, input: `2\nhttp://127.0.0.1:${port}/v1\n\ny\nlater-model\n` });
+    expect(anyway.code).toBe(0);
+    expect(readFileSync(join(env.HEARTH_HOME as string, 'config.yaml'), 'utf8')).toContain('default: custom:later-model');
+  });
+
+  // Catches a 404 from a base URL without /v1 reported with no hint.
+  it('hints at a missing /v1', async () => {
+    const server = await startListingServer('k');
+    try {
+      const result = await runHearth(['setup'], { env: freshHomeEnv(), input: `2\n${server.url}\n\n\n` });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toContain('Is "/v1" missing?');
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Catches the issue's "echoes the typed API key in clear": on a terminal the key must not appear on screen.
+  it('does not echo the API key on a terminal', async () => {
+    const key = 'sk-hidden-7e6d5c4b3a';
+    const server = await startListingServer(key);
+    try {
+      const env = freshHomeEnv();
+      const child = spawnHearthOnTerminal(['setup'], { env });
+      let output = '';
+      const answers: [string, string][] = [['Choose 1, 2 or 3', '2'], ['Base URL', `${server.url}/v1`], ['API key (if the server was started with one):', key], ['Model (number or name)', '1']];
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        // Each answer is typed only once its question is on screen, as a person would (and after echo is off).
+        const next = answers[0];
+        if (next && output.includes(next[0])) {
+          answers.shift();
+          child.stdin?.write(`${next[1]}\r`);
+        }
+      });
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(new Error(`no exit within 30 s; output so far:\n${output}`));
+        }, 30_000);
+        child.on('close', (exitCode) => {
+          clearTimeout(timer);
+          resolve(exitCode);
+        });
+      });
+      expect(code).toBe(0);
+      expect(output).toContain(`${server.url}/v1`); // typed text is echoed as usual…
+      expect(output).not.toContain(key); // …but not the key
+      expect(output).toContain('Saved');
+      expect(secretFor(env, 'provider:custom')).toBe(key);
+    } finally {
+      await server.close();
+    }
+  }, 40_000);
+
+  it('applies backspace and Ctrl-U typed with echo off', () => {
+    expect(applyLineEditing('sk-abx\u007fc')).toBe('sk-abc');
+    expect(applyLineEditing('wrong\u0015right')).toBe('right');
+    expect(() => applyLineEditing('sk\u0003')).toThrow(/cancelled/);
   });
 
   // Catches a wizard that silently writes a config for an answer it did not understand.
