@@ -1,21 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isHearthError } from '../core/errors.js';
 import { formatError } from './format-error.js';
-import { approvalsCommand } from './commands/approvals.js';
-import { chatCommand } from './commands/chat.js';
-import { checkpointsCommand } from './commands/checkpoints.js';
-import { doctorCommand } from './commands/doctor.js';
-import { learningCommand } from './commands/learning.js';
-import { memoryCommand } from './commands/memory.js';
-import { modelsCommand } from './commands/models.js';
-import { pendingCommand } from './commands/pending.js';
-import { promptSizeCommand } from './commands/prompt-size.js';
-import { runCommand } from './commands/run.js';
-import { scanCommand } from './commands/scan.js';
-import { serveCommand } from './commands/serve.js';
-import { sessionsCommand } from './commands/sessions.js';
-import { setupCommand } from './commands/setup.js';
-import { skillsCommand } from './commands/skills.js';
 import { processIO, type CliIO } from './io.js';
 
 const usage = `hearth — a local-first AI agent that gets better the more it is used
@@ -50,22 +35,27 @@ Environment: HEARTH_HOME (default ~/.hearth), HEARTH_DB_KEY, OPENAI_BASE_URL, OP
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
 
-const commands: Record<string, Command> = {
-  chat: chatCommand,
-  run: runCommand,
-  sessions: sessionsCommand,
-  memory: memoryCommand,
-  skills: skillsCommand,
-  pending: pendingCommand,
-  learning: learningCommand,
-  approvals: approvalsCommand,
-  checkpoints: checkpointsCommand,
-  serve: serveCommand,
-  models: modelsCommand,
-  'prompt-size': promptSizeCommand,
-  scan: scanCommand,
-  doctor: doctorCommand,
-  setup: setupCommand,
+/**
+ * Each command's module is imported when the command runs, not before: `hearth sessions list` should not load
+ * the model runtime, the HTTP server and the chat UI only to print a table (issue 12, "start fast";
+ * bench/cli-startup.ts measures it).
+ */
+const commands: Record<string, () => Promise<Command>> = {
+  chat: async () => (await import('./commands/chat.js')).chatCommand,
+  run: async () => (await import('./commands/run.js')).runCommand,
+  sessions: async () => (await import('./commands/sessions.js')).sessionsCommand,
+  memory: async () => (await import('./commands/memory.js')).memoryCommand,
+  skills: async () => (await import('./commands/skills.js')).skillsCommand,
+  pending: async () => (await import('./commands/pending.js')).pendingCommand,
+  learning: async () => (await import('./commands/learning.js')).learningCommand,
+  approvals: async () => (await import('./commands/approvals.js')).approvalsCommand,
+  checkpoints: async () => (await import('./commands/checkpoints.js')).checkpointsCommand,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  models: async () => (await import('./commands/models.js')).modelsCommand,
+  'prompt-size': async () => (await import('./commands/prompt-size.js')).promptSizeCommand,
+  scan: async () => (await import('./commands/scan.js')).scanCommand,
+  doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
+  setup: async () => (await import('./commands/setup.js')).setupCommand,
 };
 
 /** Entry point: returns the exit code. Every failure is printed as one actionable line, never a stack trace. */
@@ -80,13 +70,14 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return 0;
   }
   // `hearth --model x` and `hearth` alone mean chat.
-  const command = first === undefined || first.startsWith('-') ? commands.chat : commands[first];
+  const load = first === undefined || first.startsWith('-') ? commands.chat : Object.hasOwn(commands, first) ? commands[first] : undefined;
   const args = first === undefined || first.startsWith('-') ? argv : rest;
-  if (!command) {
+  if (!load) {
     io.err(`hearth: unknown command "${first}".\n\n${usage}`);
     return 2;
   }
   try {
+    const command = await load();
     return await command(args, io);
   } catch (err) {
     io.err(formatError(err));

@@ -1,4 +1,16 @@
-import { Entry, type EntryOptions } from '@napi-rs/keyring';
+import { createRequire } from 'node:module';
+import type * as Keyring from '@napi-rs/keyring';
+import type { Entry, EntryOptions } from '@napi-rs/keyring';
+
+/**
+ * The native keyring module is loaded on first use: a command that gets its database key from HEARTH_DB_KEY (or
+ * needs no key) should not pay for it at start-up (issue 12, "start fast").
+ */
+let entryClass: typeof Entry | undefined;
+function keyringEntry(): typeof Entry {
+  entryClass ??= (createRequire(import.meta.url)('@napi-rs/keyring') as typeof Keyring).Entry;
+  return entryClass;
+}
 import { HearthError, errorMessage } from '../../errors.js';
 
 /**
@@ -41,7 +53,7 @@ export function deleteSecret(account: string): boolean {
 function withKeychain<T>(action: string, account: string, use: (entry: Entry) => T): T {
   const service = keychainService();
   try {
-    return use(new Entry(service, account, ENTRY_OPTIONS));
+    return use(new (keyringEntry())(service, account, ENTRY_OPTIONS));
   } catch (err) {
     throw new HearthError('keychain_unavailable', `Cannot ${action} "${service}/${account}" in the OS keychain: ${describeKeyringFailure(err)}.`, {
       cause: err,
