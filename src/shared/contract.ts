@@ -135,6 +135,21 @@ export const ProviderView = z.object({
   baseUrl: z.string(),
   /** Whether an API key for it is in the OS keychain. The key itself never leaves main/the server. */
   hasKey: z.boolean(),
+  /** A preset (openai, anthropic, ollama…): it cannot be removed, only edited (removing an edit restores the preset). */
+  builtIn: z.boolean().optional(),
+  /** On this machine (Ollama, LM Studio, llama-server): the UI says no key is needed. */
+  local: z.boolean().optional(),
+});
+
+/** What a connection test found (`providers.test`): the models to pick from, or why it failed, in words. */
+export const ProviderTestResult = z.object({
+  ok: z.boolean(),
+  /** The listing URL that was tried. */
+  url: z.string(),
+  models: z.array(z.string()),
+  /** unauthorized | not_found | unreachable | timeout | not_compatible | http_error; null when ok. */
+  problem: z.string().nullable(),
+  message: z.string(),
 });
 
 export const SettingsView = z.object({
@@ -154,6 +169,8 @@ export const SettingsPatch = z
     defaultModel: z.string().min(1),
     fallbacks: z.array(z.string().min(1)),
     provider: z.object({ name: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/), type: z.enum(['openai', 'anthropic']), baseUrl: z.url({ protocol: /^https?$/ }) }),
+    /** Drops a provider of config.yaml (and its stored key); refused while the default model or a fallback uses it. */
+    removeProvider: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/),
     approvalsMode: z.enum(['manual', 'smart', 'off']),
     allowlist: z.array(z.string().min(1)),
     disabledTools: z.array(z.string().min(1)),
@@ -299,6 +316,19 @@ export const ROUTES = {
   /** The key goes to the OS keychain and nowhere else; the reply says only that it is stored. */
   'secrets.setApiKey': route(z.object({ provider: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/), key: z.string().min(1).max(4096) }).strict(), z.object({ stored: z.literal(true) })),
   'secrets.deleteApiKey': route(z.object({ provider: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/) }).strict(), Ok),
+  /**
+   * Connection test and model discovery (`GET {baseUrl}/models`) before or after saving a provider. The key is
+   * `apiKey` when given (typed, not stored yet), else the one stored for `provider`; it is never sent back.
+   */
+  'providers.test': route(
+    z.object({
+      type: z.enum(['openai', 'anthropic']),
+      baseUrl: z.string().min(1).max(2000),
+      provider: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).optional(),
+      apiKey: z.string().min(1).max(4096).optional(),
+    }).strict(),
+    ProviderTestResult,
+  ),
 
   'models.list': route(Empty, z.object({ files: z.array(ModelFileView), curated: z.array(CuratedModel), downloads: z.array(DownloadView) })),
   /** `source`: an `hf:` URI, an http(s) URL, or a local .gguf path. */

@@ -8,6 +8,7 @@ import { learningLogHandlers } from './learning-log.js';
 import { memoryHandlers } from './memory.js';
 import { memoryProtectionHandlers } from './memory-protection.js';
 import { pendingHandlers } from './pending.js';
+import { providerHandlers } from './providers.js';
 import { safetyHandlers } from './safety.js';
 import { sessionHandlers } from './sessions.js';
 import { settingsHandlers } from './settings.js';
@@ -52,6 +53,7 @@ export function createAppService(engine: Engine, options: AppServiceOptions): Ap
     ...learningLogHandlers(ctx),
     ...memoryProtectionHandlers(ctx),
     ...settingsHandlers(ctx),
+    ...providerHandlers(ctx),
     // Only the routes: a model manager may carry more (its own close), which is not a route.
     'models.list': options.models['models.list'],
     'models.fit': options.models['models.fit'],

@@ -1,9 +1,11 @@
 import type { ParsedInput, RouteHandlers, RouteOutput } from '../../shared/contract.js';
 import { loadConfig, saveConfig } from '../config/load.js';
-import type { HearthConfig } from '../config/schema.js';
+import { PROVIDER_PRESETS, type HearthConfig } from '../config/schema.js';
 import { isHearthError } from '../errors.js';
+import { isLocalEndpoint } from '../llm/provider-probe.js';
 import { apiKeyAccount, deleteSecret, getSecret, setSecret } from '../safety/secrets/keychain.js';
 import type { AppContext } from './context.js';
+import { AppError } from './errors.js';
 
 export type SettingsRoutes = 'settings.get' | 'settings.update' | 'secrets.setApiKey' | 'secrets.deleteApiKey';
 type SettingsView = RouteOutput<'settings.get'>;
@@ -26,6 +28,8 @@ export function settingsHandlers(ctx: AppContext): Pick<RouteHandlers, SettingsR
       const before = loadConfig(home).config;
       const next = applyPatch(before, patch);
       saveConfig(home, next);
+      // A removed provider's key goes too: a later provider of the same name must not inherit it.
+      if (patch.removeProvider !== undefined && !Object.hasOwn(PROVIDER_PRESETS, patch.removeProvider)) forgetKey(patch.removeProvider);
       // Saved first: a live policy that the file does not back would be lost at the next start.
       if (patch.approvalsMode !== undefined) ctx.engine.approvals.setMode(patch.approvalsMode);
       if (patch.allowlist !== undefined) ctx.engine.approvals.setAllowlist(patch.allowlist);
@@ -70,7 +74,14 @@ function toView(config: HearthConfig, toolNames: readonly string[]): SettingsVie
   return {
     defaultModel: config.model.default,
     fallbacks: config.model.fallbacks,
-    providers: Object.entries(config.providers).map(([name, provider]) => ({ name, type: provider.type, baseUrl: provider.base_url, hasKey: hasKey(name) })),
+    providers: Object.entries(config.providers).map(([name, provider]) => ({
+      name,
+      type: provider.type,
+      baseUrl: provider.base_url,
+      hasKey: hasKey(name),
+      builtIn: Object.hasOwn(PROVIDER_PRESETS, name),
+      local: isLocalEndpoint(provider.base_url),
+    })),
     approvals: { mode: config.approvals.mode, allowlist: config.approvals.allowlist, timeoutSeconds: config.approvals.timeout_s },
     toolset: config.agent.toolset,
     // Disabled tools that are not in this toolset are listed too, so they can be switched back on.
@@ -101,6 +112,7 @@ function applyPatch(config: HearthConfig, patch: SettingsPatch): HearthConfig {
     // Keeps what the UI does not edit (api_key_env, context_length) of an existing entry.
     next.providers[name] = { ...next.providers[name], type, base_url: baseUrl };
   }
+  if (patch.removeProvider !== undefined) removeProvider(next, patch.removeProvider);
   if (patch.approvalsMode !== undefined) next.approvals.mode = patch.approvalsMode;
   if (patch.allowlist !== undefined) next.approvals.allowlist = patch.allowlist;
   if (patch.disabledTools !== undefined) next.tools.disabled = patch.disabledTools;
@@ -108,4 +120,36 @@ function applyPatch(config: HearthConfig, patch: SettingsPatch): HearthConfig {
   if (patch.language !== undefined) next.ui.language = patch.language;
   if (patch.quickPromptShortcut !== undefined) next.ui.quick_prompt_shortcut = patch.quickPromptShortcut;
   return next;
+}
+
+/**
+ * Drops a provider entry. One the chain uses is refused (the next message would fail); a preset cannot go (it
+ * exists without configuration), but removing an edited preset restores its built-in values.
+ */
+function removeProvider(config: HearthConfig, name: string): void {
+  const preset = PROVIDER_PRESETS[name];
+  if (!Object.hasOwn(config.providers, name)) throw new AppError('not_found', `There is no provider "${name}".`);
+  const users = chain(config).filter((spec) => spec.startsWith(`${name}:`));
+  if (users.length > 0) {
+    throw new AppError('conflict', `The provider "${name}" is in use (${users.join(', ')}). Choose another default model or remove the fallback first.`);
+  }
+  if (preset) {
+    if (sameEntries(config.providers[name], preset)) throw new AppError('conflict', `"${name}" is built in and cannot be removed.`);
+    config.providers[name] = { ...preset };
+    return;
+  }
+  delete config.providers[name];
+}
+
+function forgetKey(provider: string): void {
+  try {
+    deleteSecret(apiKeyAccount(provider));
+  } catch (err) {
+    // No keychain: there is no key to forget.
+    if (!isHearthError(err, 'keychain_unavailable')) throw err;
+  }
+}
+
+function sameEntries(a: object | undefined, b: object): boolean {
+  return a !== undefined && JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 }
