@@ -44,4 +44,26 @@ describe('status bar', () => {
     expect(screen.getByTestId('status-tps').textContent).toContain('12.5');
     expect(screen.getByTestId('status-context').textContent).toContain('730');
   });
+
+  // Catches the first-run status bar: "3186 / ? (?%)", the old model after the default changed, a stale
+  // tokens/s after a failed turn, and a missing model file shown as the model in use.
+  it('shows only what the engine knows now', async () => {
+    server = await startContractServer({ 'settings.get': async () => sampleSettings(), 'app.status': async () => ({ ...sampleStatus(), model: 'local:/home/u/.hearth/models/hermes.gguf', needsSetup: true }) });
+    api = webSocketApi(server.location);
+    services = createServices(api);
+    await services.settings.getState().load();
+    // The chat measured a speed and knows the model its session started with.
+    services.chat.setState({ model: 'openai:old-model', tokensPerSecond: 40 });
+    render(
+      <ServicesProvider services={services}>
+        <StatusBar />
+      </ServicesProvider>,
+    );
+    expect(screen.getByTestId('status-model').textContent).toBe('Model: none set up yet');
+
+    server.emit({ channel: 'status', status: { ...sampleStatus(), model: 'ollama:qwen3:8b', tokensPerSecond: null, contextUsed: 3186, contextSize: null } });
+    await eventually(() => expect(screen.getByTestId('status-model').textContent).toBe('Model: ollama:qwen3:8b'));
+    expect(screen.getByTestId('status-tps').textContent).toBe('— tokens/s');
+    expect(screen.getByTestId('status-context').textContent).toBe('Context: 3186 tokens');
+  });
 });

@@ -30,7 +30,10 @@ export class ChatController {
     this.stopBackground = ctx.engine.host.onBackgroundEvent((sessionId, event) => this.forward(sessionId, event));
     this.stopLoadProgress = ctx.engine.onModelLoadProgress((progress) => this.modelLoading(progress));
     // Another model was chosen: every UI updates its status bar (and leaves onboarding once a model is set up).
-    this.stopModelChange = ctx.engine.onModelChange(() => ctx.events.emit({ channel: 'status', status: this.status() }));
+    this.stopModelChange = ctx.engine.onModelChange(() => {
+      this.stats.reset();
+      ctx.events.emit({ channel: 'status', status: this.status() });
+    });
   }
 
   handlers(): Pick<RouteHandlers, ChatRoutes> {
@@ -99,7 +102,7 @@ export class ChatController {
     this.stats.observe(event);
     this.ctx.events.emit({ channel: 'agent', sessionId, event });
     // The status bar follows the last response's speed and context without polling.
-    if (event.type === 'usage' || event.type === 'model_fallback') this.ctx.events.emit({ channel: 'status', status: this.status() });
+    if (event.type === 'usage' || event.type === 'model_fallback' || (event.type === 'turn_end' && event.reason === 'error')) this.ctx.events.emit({ channel: 'status', status: this.status() });
   }
 
   /** Load progress to every UI, at most ~10 updates a second plus the first and the last. */

@@ -17,6 +17,12 @@ export class TurnStats {
 
   observe(event: AgentEvent): void {
     if (event.type === 'status' && event.state === 'thinking') this.requestStartedAt = this.now();
+    // A failed turn leaves no speed to show: the last one belonged to a response that worked.
+    if (event.type === 'turn_end' && event.reason === 'error') {
+      this.snapshotValue = { ...this.snapshotValue, tokensPerSecond: null };
+      this.requestStartedAt = null;
+      return;
+    }
     if (event.type !== 'usage') return;
     const seconds = this.requestStartedAt === null ? 0 : (this.now() - this.requestStartedAt) / 1000;
     this.snapshotValue = {
@@ -24,6 +30,12 @@ export class TurnStats {
       tokensPerSecond: seconds > 0.001 && event.outputTokens > 0 ? event.outputTokens / seconds : this.snapshotValue.tokensPerSecond,
       contextUsed: event.inputTokens + event.outputTokens,
     };
+    this.requestStartedAt = null;
+  }
+
+  /** Another model: the old one's speed and context say nothing about it. */
+  reset(): void {
+    this.snapshotValue = { tokensPerSecond: null, contextUsed: null };
     this.requestStartedAt = null;
   }
 

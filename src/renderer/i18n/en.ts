@@ -199,6 +199,16 @@ export const en = {
   'settings.typeAnthropic': 'Anthropic',
   'settings.baseUrl': 'Base URL',
   'settings.addProvider': 'Add provider',
+  'settings.testConnection': 'Test connection',
+  'settings.testing': 'Testing…',
+  'settings.pickModel': 'Model',
+  'settings.pickModelPlaceholder': 'Pick one of {count} models',
+  'settings.builtIn': 'built in',
+  'settings.removeProvider': 'Remove provider',
+  'settings.removeProviderQuestion': 'Remove {provider} and its stored key?',
+  'settings.resetProvider': 'Reset',
+  'settings.resetProviderHint': 'Back to the built-in address',
+  'settings.noKeyNeeded': 'Runs on this computer: Ollama, LM Studio and llama-server need no API key.',
   'settings.models': 'Models',
   'settings.defaultModel': 'Default model (provider:model or a .gguf path)',
   'settings.fallbacks': 'Fallback models, one per line',
@@ -272,7 +282,7 @@ export const en = {
   'onboarding.local': 'A model on this computer',
   'onboarding.localHint': 'Private and offline. Downloads a few GB.',
   'onboarding.cloud': 'A cloud provider',
-  'onboarding.cloudHint': 'OpenAI, Anthropic, OpenRouter, Ollama… needs an API key.',
+  'onboarding.cloudHint': 'OpenAI, Anthropic, OpenRouter (with an API key), or Ollama, LM Studio, llama-server on this computer (no key).',
   'onboarding.finish': 'Start chatting',
   'onboarding.skip': 'Skip for now',
 
@@ -282,6 +292,8 @@ export const en = {
   'status.tps': '{tps} tokens/s',
   'status.context': 'Context: {used} / {size} ({percent}%)',
   'status.contextUnknown': 'Context: —',
+  'status.contextNoWindow': 'Context: {used} tokens',
+  'status.noModel': 'none set up yet',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -38,7 +38,8 @@ export function Onboarding() {
       {path === 'local' && <ModelsView onUsed={() => void finish()} />}
       {path === 'cloud' && (
         <div className="card">
-          <ProvidersSection compact />
+          {/* A model picked from a tested provider's list fills the field; "Start chatting" saves it. */}
+          <ProvidersSection compact onPickModel={setModel} />
           <form
             className="settings-section"
             onSubmit={(event) => {

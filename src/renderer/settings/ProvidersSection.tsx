@@ -1,16 +1,22 @@
 import { useState } from 'react';
 import { useServices, useSettings } from '../app/services.js';
 import { useT } from '../i18n/i18n.js';
-import { ApiKeyField } from './ApiKeyField.js';
+import { ProviderRow } from './ProviderRow.js';
+import { ProviderTest } from './ProviderTest.js';
 
-/** Cloud providers: each with its key field, and a form to add one (name, wire type, base URL). */
-export function ProvidersSection({ compact = false }: { compact?: boolean }) {
+/**
+ * Providers: each with its key field, connection test, model picker, edit and remove, and a form to add one
+ * (name, wire type, base URL) that can be tested before it is added. Picking a listed model makes it the
+ * default unless the caller (onboarding) takes the pick itself.
+ */
+export function ProvidersSection({ compact = false, onPickModel }: { compact?: boolean; onPickModel?: (spec: string) => void }) {
   const t = useT();
   const { settings } = useServices();
   const providers = useSettings((s) => s.settings?.providers ?? []);
   const [name, setName] = useState('');
   const [type, setType] = useState<'openai' | 'anthropic'>('openai');
   const [baseUrl, setBaseUrl] = useState('https://api.openai.com/v1');
+  const pick = onPickModel ?? ((spec: string) => void settings.getState().update({ defaultModel: spec }));
 
   const add = async () => {
     const ok = await settings.getState().update({ provider: { name: name.trim(), type, baseUrl: baseUrl.trim() } });
@@ -22,12 +28,7 @@ export function ProvidersSection({ compact = false }: { compact?: boolean }) {
       {!compact && <h2>{t('settings.providers')}</h2>}
       <ul className="provider-list">
         {providers.map((p) => (
-          <li key={p.name} className="provider card" data-testid="provider" data-provider={p.name}>
-            <div>
-              <strong>{p.name}</strong> <span className="muted">{p.type} · {p.baseUrl}</span>
-            </div>
-            <ApiKeyField provider={p.name} hasKey={p.hasKey} />
-          </li>
+          <ProviderRow key={p.name} provider={p} onPick={pick} />
         ))}
       </ul>
       <form
@@ -47,6 +48,8 @@ export function ProvidersSection({ compact = false }: { compact?: boolean }) {
           {t('settings.addProvider')}
         </button>
       </form>
+      {/* Before adding: a wrong URL or a dead port shows here, not at the first message. No key yet: one is saved after adding. */}
+      <ProviderTest testId="provider-add-test" request={{ type, baseUrl: baseUrl.trim() }} />
     </div>
   );
 }
