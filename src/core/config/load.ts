@@ -84,6 +84,11 @@ function validate(raw: unknown, path: string): HearthConfig {
 function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   const key = keyPath(issue.path) || '(top level)';
   const got = valueAt(raw, issue.path);
+  // `ui:` with nothing under it (every key commented out) is YAML null; zod's "expected object, received null" reads as an internal.
+  if (got === null && issue.code === 'invalid_type' && (issue.expected === 'object' || issue.expected === 'record')) {
+    const name = String(issue.path[issue.path.length - 1] ?? key);
+    return `section "${key}" is empty: remove the "${name}:" line, or give it keys`;
+  }
   const shown = got === undefined ? '' : ` (got ${truncate(JSON.stringify(got), 60)})`;
   return `${key}: ${issue.message}${shown}`;
 }

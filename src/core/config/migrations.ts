@@ -28,7 +28,7 @@ const v0ToV1: ConfigMigration = {
   describe: 'move model/fallback_model/max_iterations/toolset under model: and agent:',
   apply(doc) {
     const model = doc.get('model', true);
-    if (isScalar(model)) {
+    if (isScalar(model) && model.value !== null) {
       doc.set('model', doc.createNode({ default: String(model.value) }));
       const moved = doc.getIn(['model', 'default'], true);
       if (isScalar(moved) && model.comment) moved.comment = model.comment; // keep the user's note on the value
@@ -62,7 +62,9 @@ const V0_KEYS = ['fallback_model', 'max_iterations', 'toolset'] as const;
 export function configVersionOf(doc: Document, file: string): number {
   const raw: unknown = doc.get('version');
   if (raw === undefined || raw === null) {
-    const looksV0 = isScalar(doc.get('model', true)) || V0_KEYS.some((key) => doc.has(key));
+    // An empty `model:` (YAML null) is an empty v1 section, not a v0 model string: migrating it would save `default: "null"`.
+    const model = doc.get('model', true);
+    const looksV0 = (isScalar(model) && model.value !== null) || V0_KEYS.some((key) => doc.has(key));
     return looksV0 ? 0 : CONFIG_VERSION;
   }
   if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0) {
