@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measurePromptOverhead } from '../src/core/agent/prompt-overhead.js';
+import { measurePromptOverhead } from '../src/cli/commands/prompt-overhead.js';
 import { defaultConfig } from '../src/core/config/schema.js';
 import { createModelChain } from '../src/core/llm/registry.js';
 

@@ -3,6 +3,7 @@ import { LearningLoop, type LearningSettings, type ReflectionCounts, type Sessio
 import { ConversationCounterStore } from '../src/core/learning/conversation-counters.js';
 import { LearningJournal } from '../src/core/learning/journal.js';
 import { LocalBackend } from '../src/core/exec/local.js';
+import { runTurn } from '../src/core/agent/loop.js';
 import { LearningState } from '../src/core/store/learning-state.js';
 import type { ChatMessage } from '../src/core/llm/types.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
@@ -41,15 +42,7 @@ function setup(settings: Partial<LearningSettings>, reflect: (signal: AbortSigna
   loops.push(loop);
   const events: AgentEvent[] = [];
   loop.onEvent((_id, event) => events.push(event));
-  const view: SessionView = {
-    sessionId: 's1',
-    model: new ScriptedModel([]),
-    systemPrompt: 'system',
-    history: turn,
-    tools: createToolset('lite', { backend: new LocalBackend() }),
-    approvals: new ApprovalPolicyBroker(),
-    workspace: temp.dir,
-  };
+  const view: SessionView = { sessionId: 's1', ...setupView() };
   return { loop, events, view, store };
 }
 
@@ -168,6 +161,7 @@ function setupView(): Omit<SessionView, 'sessionId'> {
     tools: createToolset('lite', { backend: new LocalBackend() }),
     approvals: new ApprovalPolicyBroker(),
     workspace: temp.dir,
+    runTurn,
   };
 }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolDefinition, ToolResult } from '../src/core/tools/define.js';
 import { patchTool } from '../src/core/tools/patch.js';
 import { readFileTool } from '../src/core/tools/read-file.js';
-import { unifiedDiff } from '../src/core/tools/unified-diff.js';
+import { unifiedDiff } from '../src/core/text/unified-diff.js';
 import { writeFileTool } from '../src/core/tools/write-file.js';
 import { runTool, toolContext } from './fixtures/tool-harness.js';
 

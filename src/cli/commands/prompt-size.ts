@@ -1,4 +1,4 @@
-import { measurePromptOverhead } from '../../core/agent/prompt-overhead.js';
+import { measurePromptOverhead } from './prompt-overhead.js';
 import { resolveHome } from '../../core/config/home.js';
 import { loadConfig } from '../../core/config/load.js';
 import { createModelChain } from '../../core/llm/registry.js';

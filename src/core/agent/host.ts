@@ -357,7 +357,7 @@ export class AgentHost {
 
   private view(live: LiveSession): SessionView {
     const { model, approvals, workspace } = this.options;
-    return { sessionId: live.record.id, model, systemPrompt: live.systemPrompt, history: [...live.history], tools: live.tools, approvals, workspace };
+    return { sessionId: live.record.id, model, systemPrompt: live.systemPrompt, history: [...live.history], tools: live.tools, approvals, workspace, runTurn };
   }
 
   private live(record: SessionRecord, history: ChatMessage[]): LiveSession {

@@ -1,3 +1,4 @@
+import type { LearnedContext } from '../learning/learning-loop.js';
 import { loadContextFiles, quarantineNote, type ContextNotice, type ScreenedContextFile } from './context-files.js';
 
 export { PROJECT_FILES, PROJECT_FILE_LIMIT, loadProjectContext, truncateHeadTail, type ContextNotice } from './context-files.js';
@@ -25,14 +26,8 @@ export interface PromptInputs {
   learned?: LearnedContext;
 }
 
-export interface LearnedContext {
-  /** `<available_skills>` block ('' when there are none: no empty block). */
-  skillsCatalog?: string;
-  /** Memory snapshot with its usage header. */
-  memory?: string;
-  /** User profile: USER entries and active user-model facts. */
-  user?: string;
-}
+/** Declared by learning, which sits below the agent and fills it in (decision 0016). */
+export type { LearnedContext };
 
 const DEFAULT_IDENTITY =
   'You are Hearth, a capable assistant running on the user\'s own computer. You get things done with your tools, ' +

@@ -4,6 +4,7 @@ import type { LearningLoop, SessionView } from '../learning/learning-loop.js';
 import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { SessionRecord, SessionStore } from '../store/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { runTurn } from './loop.js';
 import {
   compressContext,
   conversationThreshold,
@@ -233,7 +234,7 @@ export class SessionCompactor {
     if (learning === undefined) return;
     const { model, tools, workspace, approvals } = this.deps;
     try {
-      await learning.flush({ sessionId: session.record.id, model, systemPrompt: session.systemPrompt, history: [...conversation], tools, approvals, workspace }, signal);
+      await learning.flush({ sessionId: session.record.id, model, systemPrompt: session.systemPrompt, history: [...conversation], tools, approvals, workspace, runTurn }, signal);
     } catch (err) {
       if (isHearthError(err, 'aborted')) throw err;
       emit({ type: 'notice', level: 'warning', message: `Saving memories before compression failed: ${err instanceof Error ? err.message : String(err)}` });

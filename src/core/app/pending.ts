@@ -7,7 +7,7 @@ import type { PendingWrite } from '../learning/pending-writes.js';
 import type { MemoryTarget } from '../memory/budget.js';
 import type { MemoryPlan } from '../memory/memory-plan.js';
 import { manageSkill, supportFilePath } from '../skills/manage.js';
-import { unifiedDiff } from '../tools/unified-diff.js';
+import { unifiedDiff } from '../text/unified-diff.js';
 import { FactChange, factChangeText } from '../user-model/fact-changes.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';

@@ -1,6 +1,5 @@
 import type { AgentEvent } from '../../shared/events.js';
 import { errorMessage } from '../errors.js';
-import type { LearnedContext } from '../agent/prompt.js';
 import type { ChatMessage } from '../llm/types.js';
 import type { SessionStore } from '../store/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -10,7 +9,17 @@ import { NudgeCounters, type NudgeThresholds } from './nudges.js';
 import type { ReviewPurpose } from './review-prompts.js';
 import { reviewOutcome, runReview, type ReviewResult, type SessionView } from './review.js';
 
-export type { SessionView } from './review.js';
+export type { SessionView, TurnRunner } from './review.js';
+
+/** What the agent's system prompt gets from learning; frozen at session start so the prompt stays byte-stable. */
+export interface LearnedContext {
+  /** `<available_skills>` block ('' when there are none: no empty block). */
+  skillsCatalog?: string;
+  /** Memory snapshot with its usage header. */
+  memory?: string;
+  /** User profile: USER entries and active user-model facts. */
+  user?: string;
+}
 
 /**
  * What the learning loop reads and writes, as plain functions: the engine wires them to the memory
@@ -277,6 +286,7 @@ export class LearningLoop {
         tools: this.reviewTools ?? view.tools,
         approvals: view.approvals,
         workspace: view.workspace,
+        runTurn: view.runTurn,
         sessionKey: auditSession.id,
         loadedSkills: loadedSkills(view.history),
         maxIterations: this.settings.reviewIterations,

@@ -2,8 +2,8 @@ import type { AgentEvent } from '../../shared/events.js';
 import { HearthError } from '../errors.js';
 import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { ApprovalBroker } from '../safety/approvals/broker.js';
-import { runTurn, type TurnResult } from '../agent/loop.js';
 import { withoutHearthText } from '../store/provenance.js';
+import type { ClarifyRequest } from '../tools/define.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { LearningRunOutcome, RefusedWrite } from './journal.js';
 import { reviewPrompt, type ReviewPurpose } from './review-prompts.js';
@@ -15,6 +15,38 @@ export const DEFAULT_REVIEW_ITERATIONS = 16;
 const WRITE_TOOLS: ReadonlySet<string> = new Set(['memory', 'skill_manage']);
 /** A refusal reason is the tool's error text; this much of it is plenty to say why. */
 const REASON_CHARS = 300;
+
+/**
+ * One agent turn as a review runs it: the part of the agent loop's options a forked turn fills in. Learning sits
+ * below the agent (decision 0016), so it names what it needs here and the agent hands over its loop (`runTurn`
+ * fits this shape; the compiler checks it where the host builds a SessionView).
+ */
+export interface ForkedTurn {
+  sessionId: string;
+  workspace: string;
+  systemPrompt: string;
+  history: readonly ChatMessage[];
+  userText: string;
+  model: ChatModel;
+  tools: ToolRegistry;
+  approvals: ApprovalBroker;
+  toolState: Map<string, unknown>;
+  signal: AbortSignal;
+  maxIterations?: number;
+  askUser(request: ClarifyRequest, signal: AbortSignal): Promise<string>;
+  emit(event: AgentEvent): void;
+  onMessage(message: ChatMessage): void;
+}
+
+export interface ForkedTurnResult {
+  reason: 'stop' | 'budget' | 'aborted' | 'error';
+  /** The turn's last assistant text. */
+  final: string;
+  error?: { code: string; message: string };
+}
+
+/** The port learning needs from the agent: run one turn. */
+export type TurnRunner = (turn: ForkedTurn) => Promise<ForkedTurnResult>;
 
 /** The session a review looks at, as the agent host hands it over. */
 export interface SessionView {
@@ -28,6 +60,8 @@ export interface SessionView {
   tools: ToolRegistry;
   approvals: ApprovalBroker;
   workspace: string;
+  /** The agent's turn loop, which a review runs as a forked turn. */
+  runTurn: TurnRunner;
 }
 
 export interface ReviewOptions extends Omit<SessionView, 'sessionId'> {
@@ -44,14 +78,14 @@ export interface ReviewOptions extends Omit<SessionView, 'sessionId'> {
 }
 
 export interface ReviewResult {
-  reason: TurnResult['reason'];
+  reason: ForkedTurnResult['reason'];
   /** The review's last words ("Nothing to save." or what it did). */
   final: string;
   /** What it changed, as the user was told. */
   updates: Extract<AgentEvent, { type: 'learning' }>[];
   /** Write calls that came back refused, denied or failed (from the tool outcome, not the model's words). */
   refused: RefusedWrite[];
-  error?: TurnResult['error'];
+  error?: ForkedTurnResult['error'];
 }
 
 /**
@@ -67,7 +101,7 @@ export async function runReview(options: ReviewOptions): Promise<ReviewResult> {
   }
   const updates: ReviewResult['updates'] = [];
   const refused: RefusedWrite[] = [];
-  const result = await runTurn({
+  const result = await options.runTurn({
     sessionId: options.sessionKey,
     workspace: options.workspace,
     systemPrompt: options.systemPrompt,

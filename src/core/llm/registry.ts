@@ -7,7 +7,7 @@ import { FallbackChain } from './fallback.js';
 import { parseModelSpec, type ModelSpec } from './model-spec.js';
 import type { ChatModel, ModelEvent } from './types.js';
 import type { HostSpawner } from './providers/local-process.js';
-import { apiKeyAccount } from '../safety/secrets/keychain.js';
+import { apiKeyAccount } from '../config/keychain-accounts.js';
 
 /** Command-line or caller overrides on top of config.yaml. */
 export interface ModelOverrides {

@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { HearthError } from '../errors.js';
 import { judgeInjection, type InjectionJudge } from '../safety/injection/judge.js';
 import { describeScan, scanForInjection } from '../safety/injection/scan.js';
-import { unifiedDiff } from '../tools/unified-diff.js';
+import { unifiedDiff } from '../text/unified-diff.js';
 import { agentSkillsDir, archiveSkillDir, isInAgentSkillsDir } from './curator.js';
 import { nameIssues, normalizeSkillName, unsafePathReason } from './name-rules.js';
 import { findNearDuplicate, rankSkills } from './relevance.js';

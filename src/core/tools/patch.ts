@@ -4,7 +4,7 @@ import { defineTool } from './define.js';
 import { fileWriteRefusal } from './file-approval.js';
 import { replaceText } from './text-match.js';
 import { displayPath, resolveToolPath, similarNames } from './tool-paths.js';
-import { unifiedDiff } from './unified-diff.js';
+import { unifiedDiff } from '../text/unified-diff.js';
 
 const Input = z.object({
   path: z.string().min(1).describe('File to edit; relative paths are inside the workspace.'),

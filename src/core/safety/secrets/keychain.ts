@@ -32,10 +32,8 @@ export function keychainService(env: NodeJS.ProcessEnv = process.env): string {
  */
 const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } };
 
-/** The keychain account holding a provider's API key (written by `hearth setup` and the app's settings). */
-export function apiKeyAccount(provider: string): string {
-  return `provider:${provider}`;
-}
+/** The account name lives in config so llm/ can name a provider's key without importing safety/ (decision 0016). */
+export { apiKeyAccount } from '../../config/keychain-accounts.js';
 
 export function getSecret(account: string): string | null {
   return withKeychain('read', account, (entry) => entry.getPassword());

@@ -1,11 +1,11 @@
-import type { HearthConfig } from '../config/schema.js';
-import { LocalBackend } from '../exec/local.js';
-import { createLearning } from '../learning/components.js';
-import { countReferenceTokens, REFERENCE_TOKENIZER } from '../llm/token-count.js';
-import type { ChatModel } from '../llm/types.js';
-import { openScratchStore } from '../store/open-store.js';
-import { TOOLSETS, createToolset } from '../tools/registry.js';
-import { buildSystemPrompt } from './prompt.js';
+import type { HearthConfig } from '../../core/config/schema.js';
+import { LocalBackend } from '../../core/exec/local.js';
+import { createLearning } from '../../core/learning/components.js';
+import { countReferenceTokens, REFERENCE_TOKENIZER } from '../../core/llm/token-count.js';
+import type { ChatModel } from '../../core/llm/types.js';
+import { openScratchStore } from '../../core/store/open-store.js';
+import { TOOLSETS, createToolset } from '../../core/tools/registry.js';
+import { buildSystemPrompt } from '../../core/agent/prompt.js';
 
 export interface PromptOverhead {
   chars: number;
