@@ -1,160 +1,256 @@
 import { randomUUID } from 'node:crypto';
 import { findFirst, partialTagSuffixLength } from './reasoning-tags.js';
-import type { ModelEvent, ToolCall, ToolSchema } from './types.js';
+import { callFromObject, skipSpace, stripFence, valueEnd, type CallRegion, type ToolCatalog, type ToolCallFormat } from './tool-call-formats/format.js';
+import { TOOL_CALL_FORMATS } from './tool-call-formats/index.js';
+import { parseJsonOrPythonLiteral } from './tool-call-formats/python-literal.js';
+import type { JsonSchema, ModelEvent, ToolCall, ToolSchema } from './types.js';
 
 /**
- * Some servers (a llama-server without a tool-call template, Ollama with some models, proxies)
- * leave a model's tool calls in the content. This recovers them so the call is executed, not
- * printed: Hermes-style `<tool_call>{"name":…,"arguments":…}</tool_call>` blocks anywhere in the
- * text, or a whole response that is one bare `{"name":…,"arguments":…}` object (optionally in a
- * ```json fence). Only names of the request's tools count, so ordinary JSON answers stay text.
+ * Models write tool calls into their text in their own formats (`tool-call-formats/`): Hermes
+ * `<tool_call>` blocks, Llama's `<|python_tag|>`, Mistral's `[TOOL_CALLS]`, Qwen3-Coder's and GLM's
+ * XML, DeepSeek's tool-call tokens, or a whole response that is one bare `{"name", "arguments"}`
+ * object. Servers without a tool-call template leave them in the content, and a local model may
+ * fall back to its native format. This turns them into calls, and strips the formats' control
+ * tokens (`<|im_end|>`, `<|eot_id|>`, …) so they never reach visible text.
  *
- * Streaming: text that may still turn out to be a call (an open `<tool_call>` block, a leading `{`)
- * is held back until it is decided, then emitted as a call or released as text.
+ * Streaming: text that may still turn out to be a call (an open region, a possible marker, a
+ * leading `{`) is held back until it is decided, then emitted as a call or released as text. The
+ * events do not depend on where the chunks split.
+ *
+ * A call region that cannot be read still reaches the agent as a call, named `unparsed_tool_call`
+ * (or the name the text shows) with the raw text as its arguments, so the model is told what was
+ * wrong instead of its call vanishing.
  */
 
 export type ExtractedEvent = { type: 'text'; delta: string } | { type: 'tool_call'; call: ToolCall };
 
-const OPEN = '<tool_call>';
-const CLOSE = '</tool_call>';
+/** The name a call gets when its text shows none. */
+export const UNPARSED_TOOL_CALL = 'unparsed_tool_call';
+
 /** A held-back candidate larger than this is released as text: no model writes a call that big by accident. */
 const MAX_HELD_CHARS = 256 * 1024;
 
-type Mode = 'start' | 'bare' | 'text' | 'block';
+export interface ExtractorOptions {
+  /** Formats to read (default: all of them, for text from a server whose model is unknown). */
+  formats?: readonly ToolCallFormat[];
+  /** Tokens stripped from text (default: the control tokens of `formats`). */
+  controlTokens?: readonly string[];
+}
+
+/** The formats sharing one opening marker (Hermes, Qwen3-Coder and GLM all open with `<tool_call>`). */
+interface MarkerRegion {
+  region: CallRegion;
+  formats: ToolCallFormat[];
+}
+
+type Mode = 'start' | 'bare' | 'text' | 'region';
 
 export class TextToolCallExtractor {
-  private readonly toolNames: ReadonlySet<string>;
+  private readonly tools: ToolCatalog;
+  private readonly regions: MarkerRegion[] = [];
+  private readonly openMarkers: string[];
+  private readonly controlTokens: string[];
+  private readonly bareCalls: boolean;
   private mode: Mode = 'start';
   private pending = '';
+  private open: MarkerRegion | undefined;
   private bare = new BareCallTracker();
-  /** In a block: where to resume looking for `</tool_call>` (avoids rescanning a long block). */
-  private closeSearchFrom = 0;
 
-  constructor(toolNames: Iterable<string>) {
-    this.toolNames = new Set(toolNames);
+  constructor(tools: Iterable<string | ToolSchema>, options: ExtractorOptions = {}) {
+    this.tools = catalog(tools);
+    const formats = options.formats ?? TOOL_CALL_FORMATS;
+    for (const format of formats) {
+      for (const region of format.regions) {
+        const shared = this.regions.find((r) => r.region.open.toLowerCase() === region.open.toLowerCase());
+        if (shared) shared.formats.push(format);
+        else this.regions.push({ region, formats: [format] });
+      }
+    }
+    this.openMarkers = this.regions.map((r) => r.region.open);
+    this.controlTokens = [...new Set(options.controlTokens ?? formats.flatMap((f) => f.controlTokens))];
+    this.bareCalls = formats.some((f) => f.bareCalls);
   }
 
   push(chunk: string): ExtractedEvent[] {
     this.pending += chunk;
+    return this.run(false);
+  }
+
+  /** End of the text stream: decide everything still held back. */
+  end(): ExtractedEvent[] {
+    const out = this.run(true);
+    // Later text (after a native tool call or usage event) is text, not a fresh response start.
+    if (this.mode !== 'start') this.mode = 'text';
+    return out;
+  }
+
+  private run(atEnd: boolean): ExtractedEvent[] {
     const out: ExtractedEvent[] = [];
     for (;;) {
       switch (this.mode) {
         case 'start': {
-          if (this.pending.trim() === '') return out; // leading whitespace: undecided yet
+          if (this.pending.trim() === '') {
+            // Leading whitespace: undecided yet, unless the stream is over.
+            if (atEnd) this.flushText(out);
+            return out;
+          }
           this.bare = new BareCallTracker();
-          this.mode = this.bare.progress(this.pending) === 'maybe' ? 'bare' : 'text';
+          this.mode = this.bareCalls && this.bare.progress(this.bareCandidate().text) === 'maybe' ? 'bare' : 'text';
           continue;
         }
         case 'bare': {
-          if (this.pending.length <= MAX_HELD_CHARS && this.bare.progress(this.pending) === 'maybe') return out;
-          this.mode = 'text'; // not a whole-response call after all; it may still contain <tool_call> blocks
+          const { text: candidate, stopped } = this.bareCandidate();
+          const decide = atEnd || stopped;
+          if (!decide && this.pending.length <= MAX_HELD_CHARS && this.bare.progress(candidate) === 'maybe') return out;
+          const calls = decide ? this.bareResponseCalls(candidate) : undefined;
+          if (calls) {
+            for (const call of calls) out.push({ type: 'tool_call', call });
+            this.pending = this.pending.slice(candidate.length);
+            this.mode = 'text';
+            continue;
+          }
+          this.mode = 'text'; // not a whole-response call after all; it may still contain marked calls
           continue;
         }
         case 'text': {
-          const open = findFirst(this.pending, [OPEN]);
-          if (open) {
-            emitText(out, this.pending.slice(0, open.index));
-            this.pending = this.pending.slice(open.index + OPEN.length);
-            this.mode = 'block';
-            this.closeSearchFrom = 0;
-            continue;
+          const hit = findFirst(this.pending, [...this.openMarkers, ...this.controlTokens]);
+          if (hit) {
+            emitText(out, this.pending.slice(0, hit.index));
+            this.pending = this.pending.slice(hit.index + hit.tag.length);
+            const region = this.regions.find((r) => r.region.open.toLowerCase() === hit.tag.toLowerCase());
+            if (region) {
+              this.open = region;
+              this.mode = 'region';
+            }
+            continue; // a control token is dropped; the text after it goes on
           }
-          const hold = partialTagSuffixLength(this.pending, [OPEN]);
+          if (atEnd) {
+            this.flushText(out);
+            return out;
+          }
+          const hold = partialTagSuffixLength(this.pending, [...this.openMarkers, ...this.controlTokens]);
           emitText(out, this.pending.slice(0, this.pending.length - hold));
           this.pending = this.pending.slice(this.pending.length - hold);
           return out;
         }
-        case 'block': {
-          const close = findFirst(this.pending, [CLOSE], this.closeSearchFrom);
-          if (!close) {
-            this.closeSearchFrom = Math.max(0, this.pending.length - CLOSE.length);
+        case 'region': {
+          const open = this.open as MarkerRegion;
+          // A control token ends the turn, so it ends an unclosed call too (`<tool_call>{…}<|im_end|>`).
+          const stop = findFirst(this.pending, this.controlTokens);
+          const after = stop ? this.pending.slice(0, stop.index) : this.pending;
+          const extent = open.region.extent(after, atEnd || stop !== undefined);
+          if (!extent) {
             if (this.pending.length <= MAX_HELD_CHARS) return out;
-            // A runaway block: release it as text rather than hold the whole answer hostage.
-            emitText(out, OPEN + this.pending);
+            // A runaway region: release it as text rather than hold the whole answer hostage.
+            emitText(out, open.region.open + this.pending);
             this.pending = '';
             this.mode = 'text';
             return out;
           }
-          const inner = this.pending.slice(0, close.index);
-          const raw = this.pending.slice(0, close.index + CLOSE.length);
-          this.pending = this.pending.slice(close.index + CLOSE.length);
+          const body = after.slice(0, extent.bodyEnd);
+          const raw = open.region.open + after.slice(0, extent.consumed);
+          this.pending = this.pending.slice(extent.consumed);
           this.mode = 'text';
-          out.push(...this.blockEvents(inner, OPEN + raw));
+          this.regionEvents(out, open, body, raw);
           continue;
         }
       }
     }
   }
 
-  /** End of the text stream: decide everything still held back. */
-  end(): ExtractedEvent[] {
-    const out: ExtractedEvent[] = [];
-    const pending = this.pending;
+  /**
+   * The part of the held text that may be bare calls: a control token ends the turn, so the calls end
+   * before it (`{…}<|eot_id|>`); a possible start of one is not looked at yet.
+   */
+  private bareCandidate(): { text: string; stopped: boolean } {
+    const stop = findFirst(this.pending, this.controlTokens);
+    if (stop) return { text: this.pending.slice(0, stop.index), stopped: true };
+    return { text: this.pending.slice(0, this.pending.length - partialTagSuffixLength(this.pending, this.controlTokens)), stopped: false };
+  }
+
+  private flushText(out: ExtractedEvent[]): void {
+    emitText(out, this.pending);
     this.pending = '';
-    const mode = this.mode;
-    this.mode = mode === 'start' ? 'start' : 'text';
-    if (mode === 'block') {
-      // Unclosed block (the server stopped on `</tool_call>` as a stop word, or ran out of tokens):
-      // still the model's attempt at a call; a truncated one reaches the agent as invalid JSON.
-      out.push(...this.blockEvents(pending, OPEN + pending));
-    } else if (mode === 'bare') {
-      const call = this.bareCall(pending);
-      if (call) out.push({ type: 'tool_call', call });
-      else emitText(out, pending);
-    } else {
-      emitText(out, pending);
-    }
-    return out;
   }
 
-  private blockEvents(inner: string, rawWithTags: string): ExtractedEvent[] {
-    const body = stripFence(inner.trim());
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch (_invalidJson) {
-      // Invalid JSON is still a call the model meant to make: hand the raw text over as the
-      // arguments, so the agent tells the model what was wrong instead of dropping its call.
-      const name = /"name"\s*:\s*"([^"]+)"/.exec(body)?.[1] ?? 'unparsed_tool_call';
-      return [{ type: 'tool_call', call: { id: mintCallId(), name, arguments: body } }];
+  private regionEvents(out: ExtractedEvent[], open: MarkerRegion, body: string, raw: string): void {
+    let result;
+    for (const format of open.formats) {
+      result = format.parseBody(open.region.open, body, this.tools);
+      if (result !== undefined) break;
     }
-    const candidates = Array.isArray(parsed) ? parsed : [parsed];
-    const calls = candidates.map((c) => this.toCall(c, false));
-    if (calls.length === 0 || calls.some((c) => c === undefined)) return [{ type: 'text', delta: rawWithTags }];
-    return calls.map((call) => ({ type: 'tool_call', call: call as ToolCall }));
+    if (result === undefined) {
+      // No format reads it: prose that mentions the tag stays text; after a special token it is a failed call.
+      if (open.region.unknownToolsAreText) emitText(out, raw);
+      else out.push(unparsedCall(body));
+      return;
+    }
+    if (result.kind === 'malformed') {
+      out.push(unparsedCall(body, result.name));
+      return;
+    }
+    if (open.region.unknownToolsAreText && result.calls.some((c) => !this.tools.has(c.name))) {
+      emitText(out, raw);
+      return;
+    }
+    for (const call of result.calls) out.push({ type: 'tool_call', call: { id: mintCallId(), ...call } });
+    if (result.trailingText) emitText(out, result.trailingText);
   }
 
-  private bareCall(text: string): ToolCall | undefined {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(stripFence(text.trim()));
-    } catch (_notJson) {
-      return undefined; // an answer that merely starts with `{`: it stays text
+  /** A whole response of bare calls (`{…}` or `{…}; {…}`, maybe fenced), each naming an offered tool. */
+  private bareResponseCalls(text: string): ToolCall[] | undefined {
+    const body = stripFence(text.trim());
+    const calls: ToolCall[] = [];
+    let i = skipSpace(body, 0);
+    while (i < body.length) {
+      const end = valueEnd(body, i);
+      if (typeof end !== 'number') return undefined;
+      const parsed = parseJsonOrPythonLiteral(body.slice(i, end));
+      const call = parsed.ok ? callFromObject(parsed.value, true) : undefined;
+      if (!call || !this.tools.has(call.name)) return undefined; // an answer that merely starts with `{`: it stays text
+      calls.push({ id: mintCallId(), ...call });
+      i = skipSpace(body, end);
+      if (body[i] === ';') i = skipSpace(body, i + 1);
     }
-    return this.toCall(parsed, true);
+    return calls.length > 0 ? calls : undefined;
   }
+}
 
-  private toCall(value: unknown, requireArguments: boolean): ToolCall | undefined {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    const obj = value as { name?: unknown; arguments?: unknown; parameters?: unknown };
-    if (typeof obj.name !== 'string' || !this.toolNames.has(obj.name)) return undefined;
-    const args = obj.arguments ?? obj.parameters;
-    if (requireArguments && args === undefined) return undefined;
-    const argumentsText = typeof args === 'string' ? args : JSON.stringify(args ?? {});
-    return { id: mintCallId(), name: obj.name, arguments: argumentsText };
+function unparsedCall(body: string, name?: string): ExtractedEvent {
+  return { type: 'tool_call', call: { id: mintCallId(), name: name ?? UNPARSED_TOOL_CALL, arguments: body.trim() } };
+}
+
+function catalog(tools: Iterable<string | ToolSchema>): ToolCatalog {
+  const byName = new Map<string, JsonSchema | undefined>();
+  for (const tool of tools) {
+    if (typeof tool === 'string') byName.set(tool, undefined);
+    else byName.set(tool.name, tool.parameters);
   }
+  return { has: (name) => byName.has(name), parameters: (name) => byName.get(name) };
+}
+
+export interface TextToolCallOptions {
+  /**
+   * The formats to read; a function is asked at the first event, for a model that learns its format
+   * only once loaded. Default: every format.
+   */
+  formats?: readonly ToolCallFormat[] | (() => readonly ToolCallFormat[]);
 }
 
 /** Wrap a model's stream so tool calls written into its text become `tool_call` events. */
 export async function* withTextToolCalls(
   events: AsyncIterable<ModelEvent>,
   tools: ToolSchema[],
+  options: TextToolCallOptions = {},
 ): AsyncGenerator<ModelEvent, void, undefined> {
-  if (tools.length === 0) {
-    yield* events;
-    return;
-  }
-  const extractor = new TextToolCallExtractor(tools.map((t) => t.name));
+  let extractor: TextToolCallExtractor | undefined;
+  const get = (): TextToolCallExtractor => {
+    if (extractor) return extractor;
+    const formats = typeof options.formats === 'function' ? options.formats() : (options.formats ?? TOOL_CALL_FORMATS);
+    // Without tools nothing is a call, but control tokens are still kept out of the text.
+    extractor = new TextToolCallExtractor(tools, tools.length === 0 ? { formats: [], controlTokens: formats.flatMap((f) => f.controlTokens) } : { formats });
+    return extractor;
+  };
   let extractedCalls = 0;
   const convert = function* (pieces: ExtractedEvent[]): Generator<ModelEvent> {
     for (const piece of pieces) {
@@ -164,11 +260,11 @@ export async function* withTextToolCalls(
   };
   for await (const event of events) {
     if (event.type === 'text') {
-      yield* convert(extractor.push(event.delta));
+      yield* convert(get().push(event.delta));
     } else if (event.type === 'reasoning' || event.type === 'fallback') {
       yield event;
     } else {
-      yield* convert(extractor.end());
+      yield* convert(get().end());
       if (event.type === 'done' && extractedCalls > 0 && event.finishReason === 'stop') {
         yield { type: 'done', finishReason: 'tool_calls' };
       } else {
@@ -176,7 +272,7 @@ export async function* withTextToolCalls(
       }
     }
   }
-  yield* convert(extractor.end());
+  if (extractor) yield* convert(extractor.end());
 }
 
 export function mintCallId(): string {
@@ -190,15 +286,11 @@ function emitText(out: ExtractedEvent[], text: string): void {
   else out.push({ type: 'text', delta: text });
 }
 
-function stripFence(text: string): string {
-  const fenced = /^```[A-Za-z]*\s*\n?([\s\S]*?)\s*```$/.exec(text);
-  return fenced?.[1] ?? text;
-}
-
 /**
- * Tracks whether the response so far could still be one whole bare call, `{"…` or ```` ```json {"… ````,
- * answering 'no' as soon as it provably cannot so ordinary answers are not held back. Incremental:
- * each push scans only the new characters, so a large held call costs linear time, not quadratic.
+ * Tracks whether the response so far could still be whole bare calls, `{"…`, `{'…` (a Python dict),
+ * `{…}; {…}` (Llama's separator) or ```` ```json {"… ````, answering 'no' as soon as it provably cannot
+ * so ordinary answers are not held back. Incremental: each push scans only the new characters, so a
+ * large held call costs linear time, not quadratic.
  */
 class BareCallTracker {
   private bodyStart: number | undefined;
@@ -206,7 +298,7 @@ class BareCallTracker {
   private rejected = false;
   private scanPos = 0;
   private depth = 0;
-  private inString = false;
+  private quote: string | undefined;
   private escaped = false;
   private awaitingFirstKey = false;
   private end: number | undefined;
@@ -220,30 +312,42 @@ class BareCallTracker {
       this.bodyStart = this.scanPos = head.bodyStart;
       this.fenced = head.fenced;
     }
-    for (; this.end === undefined && this.scanPos < text.length; this.scanPos++) {
-      const ch = text[this.scanPos] as string;
-      if (this.awaitingFirstKey) {
-        if (/\s/.test(ch)) continue;
-        if (ch !== '"') return this.reject(); // `{ x`, `{}`: not an object with a "name" key
-        this.awaitingFirstKey = false;
+    for (;;) {
+      for (; this.end === undefined && this.scanPos < text.length; this.scanPos++) {
+        const ch = text[this.scanPos] as string;
+        if (this.awaitingFirstKey) {
+          if (/\s/.test(ch)) continue;
+          if (ch !== '"' && ch !== "'") return this.reject(); // `{ x`, `{}`: not an object with a "name" key
+          this.awaitingFirstKey = false;
+        }
+        if (this.quote !== undefined) {
+          if (this.escaped) this.escaped = false;
+          else if (ch === '\\') this.escaped = true;
+          else if (ch === this.quote) this.quote = undefined;
+        } else if (ch === '"' || ch === "'") this.quote = ch;
+        else if (ch === '{' || ch === '[') {
+          if (this.scanPos === this.bodyStart) this.awaitingFirstKey = true;
+          this.depth++;
+        } else if (ch === '}' || ch === ']') {
+          this.depth--;
+          if (this.depth === 0) this.end = this.scanPos;
+        }
       }
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (ch === '\\') this.escaped = true;
-        else if (ch === '"') this.inString = false;
-      } else if (ch === '"') this.inString = true;
-      else if (ch === '{' || ch === '[') {
-        if (this.scanPos === this.bodyStart) this.awaitingFirstKey = true;
-        this.depth++;
-      } else if (ch === '}' || ch === ']') {
-        this.depth--;
-        if (this.depth === 0) this.end = this.scanPos;
+      if (this.end === undefined) return 'maybe';
+      const next = skipSpace(text, this.end + 1);
+      if (next === text.length) return 'maybe';
+      if (text[next] === ';') {
+        // Llama writes several calls as `{…}; {…}`: the next object starts a new scan.
+        const following = skipSpace(text, next + 1);
+        if (following === text.length) return 'maybe';
+        if (text[following] !== '{') return this.reject();
+        this.bodyStart = this.scanPos = following;
+        this.end = undefined;
+        continue;
       }
+      const trailing = text.slice(next).trim();
+      return this.fenced && '```'.startsWith(trailing) ? 'maybe' : this.reject(); // fenced: a (partial) closing fence
     }
-    if (this.end === undefined) return 'maybe';
-    const trailing = text.slice(this.end + 1).trim();
-    const fine = this.fenced ? '```'.startsWith(trailing) : trailing === ''; // fenced: '' or a (partial) closing fence
-    return fine ? 'maybe' : this.reject();
   }
 
   private reject(): 'no' {
