@@ -67,8 +67,8 @@ describe('provider edit and removal', () => {
     await app.service.handlers['settings.update']({ provider: { name: 'box', type: 'openai', baseUrl: 'https://box.example/v1' } });
     const edited = await app.service.handlers['settings.update']({ provider: { name: 'box', type: 'openai', baseUrl: `${serverUrl}/v1` } });
     const boxes = edited.providers.filter((p) => p.name === 'box');
-    expect(boxes).toEqual([{ name: 'box', type: 'openai', baseUrl: `${serverUrl}/v1`, hasKey: false, builtIn: false, local: true }]);
-    expect(edited.providers.find((p) => p.name === 'openai')).toMatchObject({ builtIn: true, local: false });
+    expect(boxes).toEqual([{ name: 'box', type: 'openai', baseUrl: `${serverUrl}/v1`, hasKey: false, builtIn: false, edited: false, local: true }]);
+    expect(edited.providers.find((p) => p.name === 'openai')).toMatchObject({ builtIn: true, edited: false, local: false });
   });
 
   // Catches the issue's "providers cannot be removed", and a removed provider's key inherited by the next of that name.
@@ -95,7 +95,9 @@ describe('provider edit and removal', () => {
 
   it('removing an edited preset restores the preset', async () => {
     await app.service.handlers['settings.update']({ provider: { name: 'ollama', type: 'openai', baseUrl: 'http://127.0.0.1:9999/v1' } });
+    expect((await app.service.handlers['settings.get']({})).providers.find((p) => p.name === 'ollama')).toMatchObject({ builtIn: true, edited: true });
     const restored = await app.service.handlers['settings.update']({ removeProvider: 'ollama' });
+    expect(restored.providers.find((p) => p.name === 'ollama')?.edited).toBe(false);
     expect(restored.providers.find((p) => p.name === 'ollama')?.baseUrl).toBe('http://127.0.0.1:11434/v1');
   });
 });

@@ -137,6 +137,8 @@ export const ProviderView = z.object({
   hasKey: z.boolean(),
   /** A preset (openai, anthropic, ollama…): it cannot be removed, only edited (removing an edit restores the preset). */
   builtIn: z.boolean().optional(),
+  /** A preset whose entry config.yaml changes: it can be reset to the built-in values. */
+  edited: z.boolean().optional(),
   /** On this machine (Ollama, LM Studio, llama-server): the UI says no key is needed. */
   local: z.boolean().optional(),
 });

@@ -80,6 +80,7 @@ function toView(config: HearthConfig, toolNames: readonly string[]): SettingsVie
       baseUrl: provider.base_url,
       hasKey: hasKey(name),
       builtIn: Object.hasOwn(PROVIDER_PRESETS, name),
+      edited: Object.hasOwn(PROVIDER_PRESETS, name) && !sameEntries(provider, PROVIDER_PRESETS[name] as object),
       local: isLocalEndpoint(provider.base_url),
     })),
     approvals: { mode: config.approvals.mode, allowlist: config.approvals.allowlist, timeoutSeconds: config.approvals.timeout_s },

@@ -64,9 +64,11 @@ export function ProviderRow({ provider, onPick }: { provider: Provider; onPick: 
             {t('common.edit')}
           </button>
           {provider.builtIn ? (
-            <button type="button" data-testid="provider-reset" onClick={remove} title={t('settings.resetProviderHint')}>
-              {t('settings.resetProvider')}
-            </button>
+            provider.edited && (
+              <button type="button" data-testid="provider-reset" onClick={remove} title={t('settings.resetProviderHint')}>
+                {t('settings.resetProvider')}
+              </button>
+            )
           ) : (
             <ConfirmButton testId="provider-remove" onConfirm={remove} question={t('settings.removeProviderQuestion', { provider: provider.name })} confirmLabel={t('settings.removeProvider')}>
               {t('settings.removeProvider')}
