@@ -22,6 +22,20 @@ interface Loaded {
   info: LoadedInfo;
 }
 
+/**
+ * The GGUF's chat template, architecture and name: the engine reads tool calls the model writes in
+ * its own format (`core/llm/tool-call-formats/`) and picks that format from these.
+ */
+function formatHints(model: LlamaModel): NonNullable<LoadedInfo['formatHints']> {
+  const metadata = model.fileInfo.metadata as { general?: { architecture?: unknown; name?: unknown }; tokenizer?: { chat_template?: unknown } };
+  const hints: NonNullable<LoadedInfo['formatHints']> = {};
+  const template = metadata.tokenizer?.chat_template;
+  if (typeof template === 'string') hints.chatTemplate = template;
+  if (typeof metadata.general?.architecture === 'string') hints.architecture = metadata.general.architecture;
+  if (typeof metadata.general?.name === 'string') hints.name = metadata.general.name;
+  return hints;
+}
+
 export class ModelHost {
   private readonly runtime = new LlamaRuntime();
   private loaded: Loaded | undefined;
@@ -95,6 +109,7 @@ export class ModelHost {
         trainContextSize: model.trainContextSize,
         maxSessions,
         params: model.fileInsights.totalParameters,
+        formatHints: formatHints(model),
       };
       this.loaded = { modelPath: req.modelPath, model, context, pool: new SessionPool(context), info };
       this.send({ type: 'loaded', info });

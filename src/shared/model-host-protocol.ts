@@ -83,6 +83,8 @@ export const loadedInfoSchema = z.object({
   trainContextSize: z.number().int(),
   maxSessions: z.number().int(),
   params: z.number().optional(),
+  /** What the GGUF says about the model's family, from which the engine picks the tool-call format it reads. */
+  formatHints: z.object({ chatTemplate: z.string().optional(), architecture: z.string().optional(), name: z.string().optional() }).optional(),
 });
 
 /** The `error` event of a host protocol (chat model host, embedding host), with that host's error codes. */

@@ -247,8 +247,9 @@ export async function* withTextToolCalls(
   const get = (): TextToolCallExtractor => {
     if (extractor) return extractor;
     const formats = typeof options.formats === 'function' ? options.formats() : (options.formats ?? TOOL_CALL_FORMATS);
-    // Without tools nothing is a call, but control tokens are still kept out of the text.
-    extractor = new TextToolCallExtractor(tools, tools.length === 0 ? { formats: [], controlTokens: formats.flatMap((f) => f.controlTokens) } : { formats });
+    // Without tools nothing is a call, but control tokens (and call tokens such as `<|python_tag|>`) stay out of the text.
+    const tokens = formats.flatMap((f) => [...f.controlTokens, ...f.regions.filter((r) => !r.unknownToolsAreText).map((r) => r.open)]);
+    extractor = new TextToolCallExtractor(tools, tools.length === 0 ? { formats: [], controlTokens: tokens } : { formats });
     return extractor;
   };
   let extractedCalls = 0;

@@ -8,6 +8,8 @@ import { availableParallelism } from 'node:os';
 import { abortError, HearthError } from '../../errors.js';
 import { assertGgufFile } from './gguf-file.js';
 import type { ChatModel, ChatRequest, ModelEvent } from '../types.js';
+import { withTextToolCalls } from '../text-tool-calls.js';
+import { chooseToolCallFormat } from '../tool-call-formats/index.js';
 import type { HostErrorCode, HostEvent, LoadedInfo } from '../../../shared/model-host-protocol.js';
 import { describeExit, ModelHostProcess, type HostSpawner } from './local-process.js';
 
@@ -165,7 +167,16 @@ export class LocalModel implements ChatModel {
     return finish;
   }
 
-  async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+  /**
+   * The host constrains Hermes `<tool_call>` blocks with a grammar; a model that falls back to its own
+   * format (`<|python_tag|>`, `[TOOL_CALLS]`, …) writes it as text, read here in the format its GGUF names.
+   */
+  stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    const tools = request.toolChoice === 'none' ? [] : request.tools;
+    return withTextToolCalls(this.hostStream(request, signal), tools, { formats: () => [chooseToolCallFormat(this.loadedInfo?.formatHints ?? {}).format] });
+  }
+
+  private async *hostStream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     if (signal.aborted) throw abortError(signal);
     const host = await this.ensureHost(signal);
     const requestId = randomUUID();

@@ -12,7 +12,7 @@ const PAIR_RE = /\s*<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)(?:<\/
 
 export const glm45Format: ToolCallFormat = {
   name: 'glm-4.5',
-  recognise: { templateMarkers: ['<arg_key>'], architectures: ['glm4moe'], modelName: /glm-?4\.[5-9]/i },
+  recognise: { templateMarkers: ['<arg_key>'], architectures: ['glm4moe'], modelName: /glm[-\s]?4\.[5-9]/i },
   regions: [closedBy(TOOL_CALL_OPEN, TOOL_CALL_CLOSE, true)],
   controlTokens: ['<|user|>', '<|observation|>', '<|assistant|>', '<|system|>', '<|endoftext|>'],
   bareCalls: false,
