@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -137,6 +137,34 @@ describe('hearth setup', () => {
       await server.close();
     }
   }, 40_000);
+
+  // Catches Anthropic set up without a test: the key and the model are checked against its own /v1/models.
+  it('lists Anthropic models with its headers before saving', async () => {
+    const key = 'sk-ant-setup-0a1b2c3d';
+    const server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      const ok = req.url?.startsWith('/v1/models') && req.headers['x-api-key'] === key && req.headers['anthropic-version'] === '2023-06-01';
+      if (!ok) res.writeHead(401).end('{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}');
+      else res.end(JSON.stringify({ data: [{ type: 'model', id: 'claude-haiku-4-5', display_name: 'Claude Haiku 4.5', created_at: '2025-10-01T00:00:00Z' }], has_more: false }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = freshHomeEnv();
+      const home = env.HEARTH_HOME as string;
+      writeFileSync(join(home, 'config.yaml'), `providers:\n  anthropic: { type: anthropic, base_url: "http://127.0.0.1:${(server.address() as AddressInfo).port}" }\n`);
+      const wrong = await runHearth(['setup'], { env, input: '3\nsk-ant-wrong\n\n' });
+      expect(wrong.code).toBe(2);
+      expect(wrong.stdout).toContain('invalid x-api-key');
+
+      const result = await runHearth(['setup'], { env, input: `3\n${key}\n\n` });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('1. claude-haiku-4-5');
+      expect(readFileSync(join(home, 'config.yaml'), 'utf8')).toContain('default: anthropic:claude-haiku-4-5');
+      expect(secretFor(env, 'provider:anthropic')).toBe(key);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 
   it('applies backspace and Ctrl-U typed with echo off', () => {
     expect(applyLineEditing('sk-abx\u007fc')).toBe('sk-abc');
