@@ -58,6 +58,11 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     json(503, { error: 'model server overloaded' });
     return;
   }
+  if (url.pathname === '/moved/v1/models') {
+    res.writeHead(301, { location: 'https://elsewhere.example/v1/models' });
+    res.end();
+    return;
+  }
   if (url.pathname.startsWith('/silent/')) return; // never answers
   json(404, { error: 'not found' });
 }
@@ -138,6 +143,15 @@ describe('probeProvider: OpenAI-compatible', () => {
     const result = await probeProvider({ type: 'openai', baseUrl: `${base}/busy/v1` });
     expect(result).toMatchObject({ ok: false, problem: 'http_error', status: 503 });
     expect(result.message).toContain('model server overloaded');
+  });
+});
+
+describe('probeProvider: redirects', () => {
+  // Catches a key carried to whatever host a redirect names (fetch keeps x-api-key across origins).
+  it('does not follow a redirect, and names the address to use', async () => {
+    const result = await probeProvider({ type: 'openai', baseUrl: `${base}/moved/v1`, apiKey: KEY });
+    expect(result).toMatchObject({ ok: false, problem: 'http_error', status: 301 });
+    expect(result.message).toContain('Use https://elsewhere.example/v1 as the base URL.');
   });
 });
 

@@ -84,7 +84,9 @@ export async function probeProvider(request: ProbeRequest): Promise<ProbeResult>
   let response: Response;
   let body: string;
   try {
-    response = await fetch(withListLimit(request.type, url), { headers: headersFor(request), signal, redirect: 'follow' });
+    // Not followed: a redirect to another host would carry the key there (fetch drops only `authorization`, not
+    // Anthropic's `x-api-key`); the user is told the address to use instead.
+    response = await fetch(withListLimit(request.type, url), { headers: headersFor(request), signal, redirect: 'manual' });
     body = (await response.text()).slice(0, MAX_BODY_CHARS);
   } catch (err) {
     if (timeout.aborted) return fail('timeout', `No answer from ${url} within ${Math.round(timeoutMs / 1000)} s. Is the server overloaded, or is a firewall dropping the connection?`);
@@ -98,6 +100,11 @@ export async function probeProvider(request: ProbeRequest): Promise<ProbeResult>
     return fail('unauthorized', `${url} ${why} (HTTP ${response.status}${said ? `: ${said}` : ''}).${request.apiKey ? ' Check the key and that it belongs to this provider.' : ' Enter the key for this provider.'}`, response.status);
   }
   if (response.status === 404) return fail('not_found', notFoundMessage(request, url), 404);
+  if (response.status >= 300 && response.status < 400) {
+    const location = response.headers.get('location');
+    const target = location ? new URL(location, url).href.replace(/\/models(\?.*)?$/, '') : null;
+    return fail('http_error', `${url} redirects${target ? ` to ${target}` : ''} (HTTP ${response.status}).${target ? ` Use ${target} as the base URL.` : ''}`, response.status);
+  }
   if (!response.ok) {
     const said = serverMessage(body);
     return fail('http_error', `${url} answered HTTP ${response.status}${said ? `: ${said}` : ''}.`, response.status);
