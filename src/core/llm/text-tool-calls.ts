@@ -55,6 +55,13 @@ export class TextToolCallExtractor {
   private pending = '';
   private open: MarkerRegion | undefined;
   private bare = new BareCallTracker();
+  /**
+   * In a held region or bare candidate: how much of `pending` was already searched without finding
+   * its end, so each push searches only the new text (plus a marker's length) and a long call costs
+   * linear time, not quadratic.
+   */
+  private searchedTo = 0;
+  private readonly longestControlToken: number;
 
   constructor(tools: Iterable<string | ToolSchema>, options: ExtractorOptions = {}) {
     this.tools = catalog(tools);
@@ -69,6 +76,7 @@ export class TextToolCallExtractor {
     this.openMarkers = this.regions.map((r) => r.region.open);
     this.controlTokens = [...new Set(options.controlTokens ?? formats.flatMap((f) => f.controlTokens))];
     this.bareCalls = formats.some((f) => f.bareCalls);
+    this.longestControlToken = Math.max(0, ...this.controlTokens.map((t) => t.length));
   }
 
   push(chunk: string): ExtractedEvent[] {
@@ -95,6 +103,7 @@ export class TextToolCallExtractor {
             return out;
           }
           this.bare = new BareCallTracker();
+          this.searchedTo = 0;
           this.mode = this.bareCalls && this.bare.progress(this.bareCandidate().text) === 'maybe' ? 'bare' : 'text';
           continue;
         }
@@ -121,6 +130,7 @@ export class TextToolCallExtractor {
             if (region) {
               this.open = region;
               this.mode = 'region';
+              this.searchedTo = 0;
             }
             continue; // a control token is dropped; the text after it goes on
           }
@@ -136,10 +146,11 @@ export class TextToolCallExtractor {
         case 'region': {
           const open = this.open as MarkerRegion;
           // A control token ends the turn, so it ends an unclosed call too (`<tool_call>{…}<|im_end|>`).
-          const stop = findFirst(this.pending, this.controlTokens);
+          const stop = this.findControlToken();
           const after = stop ? this.pending.slice(0, stop.index) : this.pending;
-          const extent = open.region.extent(after, atEnd || stop !== undefined);
+          const extent = open.region.extent(after, atEnd || stop !== undefined, this.searchedTo);
           if (!extent) {
+            this.searchedTo = this.pending.length;
             if (this.pending.length <= MAX_HELD_CHARS) return out;
             // A runaway region: release it as text rather than hold the whole answer hostage.
             emitText(out, open.region.open + this.pending);
@@ -163,9 +174,17 @@ export class TextToolCallExtractor {
    * before it (`{…}<|eot_id|>`); a possible start of one is not looked at yet.
    */
   private bareCandidate(): { text: string; stopped: boolean } {
-    const stop = findFirst(this.pending, this.controlTokens);
+    const stop = this.findControlToken();
     if (stop) return { text: this.pending.slice(0, stop.index), stopped: true };
-    return { text: this.pending.slice(0, this.pending.length - partialTagSuffixLength(this.pending, this.controlTokens)), stopped: false };
+    const tail = this.pending.slice(-this.longestControlToken);
+    const held = partialTagSuffixLength(tail, this.controlTokens);
+    this.searchedTo = this.pending.length;
+    return { text: this.pending.slice(0, this.pending.length - held), stopped: false };
+  }
+
+  /** The first control token in `pending`, searching only what the last search could not have seen. */
+  private findControlToken(): { index: number; tag: string } | undefined {
+    return findFirst(this.pending, this.controlTokens, Math.max(0, this.searchedTo - this.longestControlToken));
   }
 
   private flushText(out: ExtractedEvent[]): void {

@@ -4,6 +4,7 @@
  * template must never reach visible text. The extractor (`../text-tool-calls.ts`) runs any set of
  * these over a stream; `index.ts` holds the table and picks one for a model.
  */
+import { findFirst } from '../reasoning-tags.js';
 import type { JsonSchema } from '../types.js';
 
 /** The tools a request offers, by name, with their parameter schemas when known. */
@@ -44,8 +45,9 @@ export interface CallRegion {
   /**
    * The extent of the call in `after` (the text after `open`), or undefined while the call may still
    * grow. With `atEnd` (the stream ended, or a control token ended the turn) it must decide.
+   * `searched`: the length of `after` at the previous call, which found no end (a hint for a linear scan).
    */
-  extent(after: string, atEnd: boolean): RegionExtent | undefined;
+  extent(after: string, atEnd: boolean, searched: number): RegionExtent | undefined;
   /**
    * true for markers that also appear in prose (`<tool_call>`): a call to a tool the request does not
    * offer stays text. false for special tokens (`<|python_tag|>`): it is a call, and the agent tells
@@ -79,13 +81,12 @@ export type ToolCallFormatName = 'hermes' | 'llama3' | 'mistral' | 'qwen3-coder'
 
 /** A region that ends at a closing marker (or, unclosed, where the stream or turn ends). */
 export function closedBy(open: string, close: string, unknownToolsAreText: boolean): CallRegion {
-  const closeLower = close.toLowerCase();
   return {
     open,
     unknownToolsAreText,
-    extent(after, atEnd) {
-      const index = after.toLowerCase().indexOf(closeLower);
-      if (index >= 0) return { bodyEnd: index, consumed: index + close.length };
+    extent(after, atEnd, searched) {
+      const found = findFirst(after, [close], Math.max(0, searched - close.length));
+      if (found) return { bodyEnd: found.index, consumed: found.index + close.length };
       return atEnd ? { bodyEnd: after.length, consumed: after.length } : undefined;
     },
   };
