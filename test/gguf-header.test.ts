@@ -39,7 +39,7 @@ describe('GGUF header check', () => {
     const message = (err as HearthError).message;
     expect((err as HearthError).code).toBe('model_load_failed');
     expect(message).toContain(`Cannot load local model ${path}: it starts like a GGUF model file, but the tensor count is`);
-    expect(message).toContain('download it again');
+    expect(message).toContain('The file is damaged, or is not a model.');
     expect(message).not.toMatch(/out of range/);
   });
 

@@ -28,7 +28,7 @@ export async function ggufHeaderProblem(path: string): Promise<string | null> {
     // A "GGUF" start followed by garbage otherwise reaches llama.cpp's reader, which fails with an internal
     // ("The value of "size" is out of range") or worse; a damaged download or a renamed file says what it is here.
     const problem = await metadataProblem(new FileCursor(file, (await file.stat()).size));
-    return problem === null ? null : `it starts like a GGUF model file, but ${problem}. The file is damaged or is not a model: download it again`;
+    return problem === null ? null : `it starts like a GGUF model file, but ${problem}. The file is damaged, or is not a model`;
   } finally {
     await file.close();
   }
