@@ -3,7 +3,7 @@ import { loadConfig } from '../../core/config/load.js';
 import { HearthError } from '../../core/errors.js';
 import { CURATED_MODELS } from '../../core/models/curated-models.js';
 import { formatBytes } from '../../core/models/disk-space.js';
-import { estimateFit, thisMachine } from '../../core/models/fit-estimate.js';
+import { estimateModelFit, thisMachine } from '../../core/models/fit-estimate.js';
 import { ModelDownloads, type DownloadStatus } from '../../core/models/model-downloads.js';
 import { modelSizeOf } from '../../core/models/model-size.js';
 import { parseModelSource } from '../../core/models/model-source.js';
@@ -40,7 +40,8 @@ export async function modelsCommand(argv: string[], io: CliIO): Promise<number> 
       const parsed = parseModelSource(source, { env: io.env, cwd: io.cwd });
       const { sizeBytes } = await modelSizeOf(parsed, { sizeBytes: size });
       // The CLI does not start the model host just to ask about VRAM, so this is the CPU estimate.
-      const fit = estimateFit({ fileBytes: sizeBytes, contextTokens: loadConfig(home).config.local.context_size, machine: thisMachine(null) });
+      const location = parsed.kind === 'local' ? parsed.path : parsed.url;
+      const fit = await estimateModelFit({ location, fileBytes: sizeBytes, contextTokens: loadConfig(home).config.local.context_size, machine: thisMachine(null) });
       io.out(values.json ? `${JSON.stringify(fit)}\n` : `${fit.fits ? 'fits' : 'does not fit'} (${fit.placement}): ${fit.detail}\n`);
       return fit.fits ? 0 : 1;
     }

@@ -8,7 +8,7 @@ import type { HearthConfig } from '../config/schema.js';
 import { errorMessage, HearthError } from '../errors.js';
 import type { RouteHandlers, UiEvent } from '../../shared/contract.js';
 import { CURATED_MODELS } from '../models/curated-models.js';
-import { estimateFit, thisMachine, type GpuMemory } from '../models/fit-estimate.js';
+import { estimateModelFit, thisMachine, type GpuMemory } from '../models/fit-estimate.js';
 import { ggufHeaderProblem } from '../llm/providers/gguf-file.js';
 import { ModelDownloads } from '../models/model-downloads.js';
 import { modelSizeOf, type SizeOrigin } from '../models/model-size.js';
@@ -50,7 +50,8 @@ export function createModelHandlers(ctx: ModelHandlersContext): Pick<RouteHandle
       const parsed = parseModelSource(source, { env: ctx.env });
       const size = await modelSizeOf(parsed, { sizeBytes });
       const gpu = ctx.config.local.gpu === false ? null : ((await ctx.gpuMemory?.()) ?? null);
-      const fit = estimateFit({ fileBytes: size.sizeBytes, contextTokens: ctx.config.local.context_size, machine: thisMachine(gpu) });
+      const location = parsed.kind === 'local' ? parsed.path : parsed.url;
+      const fit = await estimateModelFit({ location, fileBytes: size.sizeBytes, contextTokens: ctx.config.local.context_size, machine: thisMachine(gpu) });
       return { ...fit, detail: `${fit.detail} (${SIZE_ORIGIN_TEXT[size.origin]})` };
     },
 

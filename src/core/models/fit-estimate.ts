@@ -1,13 +1,14 @@
 /**
- * Will this model run on this machine, and where? An estimate from the file size alone, made before a
- * multi-gigabyte download: weights (≈ the file) + KV cache for the configured context + llama.cpp's
- * compute buffers, against free VRAM and free RAM. GPU memory comes from the model host (node-llama-cpp
- * is never loaded in the engine process); without it the estimate is for the CPU.
+ * Will this model run on this machine, and where? Made before a multi-gigabyte download, against free VRAM and
+ * free RAM. `estimateModelFit` sizes the model from its GGUF header (gguf-fit.ts, decision 0017); when the
+ * header cannot be read, `estimateFit` estimates from the file size alone and the answer says why. GPU memory
+ * comes from the model host; without it the estimate is for the CPU.
  */
 import { freemem, totalmem } from 'node:os';
 import type { z } from 'zod';
 import type { FitEstimate } from '../../shared/contract.js';
 import { formatBytes } from './disk-space.js';
+import { estimateFitFromGguf } from './gguf-fit.js';
 
 export type FitEstimateView = z.infer<typeof FitEstimate>;
 
@@ -78,4 +79,16 @@ export function estimateFit(input: { fileBytes: number; contextTokens: number; m
     availableBytes: machine.freeRamBytes,
     detail: `Does not fit: it ${needs}, and only ${formatBytes(machine.freeRamBytes)} of RAM is free (${formatBytes(machine.totalRamBytes)} in total). ${advice}`,
   };
+}
+
+/**
+ * The estimate a surface shows: from the GGUF header at `location` (a path, or a URL read with range requests)
+ * when node-llama-cpp can read it, else from `fileBytes`, saying why (a file that is not GGUF, an unreachable
+ * server, a missing native module).
+ */
+export async function estimateModelFit(input: { location: string; fileBytes: number; contextTokens: number; machine: MachineMemory; signal?: AbortSignal }): Promise<FitEstimateView> {
+  const fromHeader = await estimateFitFromGguf(input);
+  if ('estimate' in fromHeader) return fromHeader.estimate;
+  const bySize = estimateFit(input);
+  return { ...bySize, detail: `${bySize.detail} Estimated from the file size alone: ${fromHeader.unavailable}.` };
 }
