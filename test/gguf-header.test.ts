@@ -55,6 +55,15 @@ describe('GGUF header check', () => {
     expect(await ggufHeaderProblem(path)).toContain('the value of metadata entry "general.name" is said to be 1099511627776 bytes long, past the end');
   });
 
+  // Catches the fast path over a tokenizer's strings skipping the length check.
+  it('reports a token string longer than the file inside a string array', async () => {
+    const key = Buffer.from('tokenizer.ggml.tokens');
+    const tokens = Buffer.concat([u64(1), Buffer.from('a'), u64(1), Buffer.from('b'), u64(2n ** 50n)]);
+    const array = Buffer.concat([Buffer.from([9, 0, 0, 0]), Buffer.from([8, 0, 0, 0]), u64(3), tokens]);
+    const path = ggufStart('long-token.gguf', Buffer.concat([u64(0), u64(1), u64(key.length), key, array]));
+    expect(await ggufHeaderProblem(path)).toContain('an item of metadata entry "tokenizer.ggml.tokens" is said to be 1125899906842624 bytes long, past the end');
+  });
+
   it('reports an unknown value type and a file that ends inside the metadata', async () => {
     const key = Buffer.from('general.name');
     const badType = ggufStart('bad-type.gguf', Buffer.concat([u64(0), u64(1), u64(key.length), key, Buffer.from([77, 0, 0, 0])]));
