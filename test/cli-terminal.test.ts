@@ -88,8 +88,8 @@ describe('approvals on a terminal', () => {
 });
 
 /** Drives `hearth chat` on a pseudo-terminal: `steps` are [text to wait for, keys to type]. */
-async function chatOnTerminal(server: ScriptedServer, steps: [string, string][]): Promise<{ output: string; code: number | null }> {
-  const child = spawnHearthOnTerminal(['chat', '--model', 'openai:s', '--base-url', server.url], { env: freshHomeEnv(), cwd: mkdtempSync(join(tmpdir(), 'hearth-ws-')) });
+async function chatOnTerminal(server: ScriptedServer, steps: [string, string][], env: NodeJS.ProcessEnv = {}): Promise<{ output: string; code: number | null }> {
+  const child = spawnHearthOnTerminal(['chat', '--model', 'openai:s', '--base-url', server.url], { env: freshHomeEnv(env), cwd: mkdtempSync(join(tmpdir(), 'hearth-ws-')) });
   let output = '';
   let step = 0;
   let searchFrom = 0;
@@ -151,9 +151,37 @@ describe('hearth chat on a terminal', () => {
       ['second answer', '/quit\r'],
     ]);
     expect(result.code).toBe(0);
+    // The first press says what a second one would do.
+    expect(result.output).toContain('press Ctrl+C again within 2 s to exit');
     expect(server.requests).toHaveLength(2);
     // The interrupted answer is not in the history the second request carries.
     const second = server.requests[1] as { messages: { role: string; content: string }[] };
     expect(second.messages.map((m) => m.role)).toEqual(['system', 'user', 'user']);
+  });
+
+  // Catches the answer's markdown printed raw (`**not**`) on a terminal (issue 12).
+  it.each([
+    ['with colour', { NO_COLOR: '' }],
+    ['with NO_COLOR (layout, no styling)', { NO_COLOR: '1' }],
+  ])('renders the answer as markdown %s: emphasis, bullets, highlighted code', async (_name, env) => {
+    const server = await startScriptedOpenAIServer([{ text: 'This is **not** raw.\n\n- first item\n- second item\n\n```js\nconst x = 1;\n```\nDone.' }]);
+    servers.push(server);
+    const result = await chatOnTerminal(server, [
+      ['› ', 'hello\r'],
+      ['Done.', '/quit\r'],
+    ], env);
+    expect(result.code).toBe(0);
+    // The raw line shows while it streams (live preview) and is then replaced: look at what replaced it.
+    const answer = result.output.slice(result.output.indexOf('hello'));
+    expect(answer).toContain('• first item');
+    expect(answer).toContain('\x1b[JThis is ');
+    if (env.NO_COLOR === '') {
+      expect(answer).toContain('\x1b[1mnot\x1b[0m');
+      expect(answer).toContain('\x1b[35mconst\x1b[0m');
+    } else {
+      expect(answer).toContain('This is not raw.');
+      expect(answer).not.toContain('\x1b[1m');
+      expect(answer).not.toContain('\x1b[35m');
+    }
   });
 });

@@ -9,6 +9,8 @@ export interface CliIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   /** stdout is a terminal (colour, streaming) */
   isTTY: boolean;
+  /** The terminal's width in columns, when stdout is one (answers are wrapped to it). */
+  columns?: number;
 }
 
 export function processIO(): CliIO {
@@ -21,5 +23,6 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     stdin: process.stdin,
     isTTY: process.stdout.isTTY === true,
+    ...(process.stdout.columns === undefined ? {} : { columns: process.stdout.columns }),
   };
 }

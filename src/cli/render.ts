@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../shared/events.js';
+import { MarkdownStream } from './markdown.js';
 
 /** Minimal ANSI styling; off when the stream is not a terminal or NO_COLOR is set. */
 export function styler(enabled: boolean) {
@@ -22,18 +23,23 @@ export class TerminalRenderer {
   constructor(
     private readonly answer: RenderTarget,
     private readonly activity: RenderTarget,
-    options: { color: boolean; showReasoning?: boolean; streamAnswer?: boolean },
+    /** `markdown`: render the answer's markdown for a terminal this wide (raw markdown when absent: pipes, files). */
+    options: { color: boolean; showReasoning?: boolean; streamAnswer?: boolean; markdown?: { width: number; color?: boolean; live?: { columns: number } } },
   ) {
     this.style = styler(options.color);
     this.showReasoning = options.showReasoning ?? true;
     this.streamAnswer = options.streamAnswer ?? true;
+    this.markdown = options.markdown === undefined ? null : new MarkdownStream(options.markdown);
   }
 
   private readonly showReasoning: boolean;
   private readonly streamAnswer: boolean;
+  private readonly markdown: MarkdownStream | null;
 
   render(event: AgentEvent): void {
     const s = this.style;
+    // Whatever the answer said before a tool call, a notice or the end is printed before it.
+    if (event.type !== 'text_delta' && event.type !== 'reasoning_delta' && event.type !== 'usage' && event.type !== 'status') this.flushMarkdown();
     switch (event.type) {
       case 'text_delta':
         this.endReasoning();
@@ -121,8 +127,18 @@ export class TerminalRenderer {
 
   private writeAnswer(text: string): void {
     if (text === '') return;
-    this.answer.write(text);
-    this.atLineStart = text.endsWith('\n');
+    const shown = this.markdown === null ? text : this.markdown.push(text);
+    if (shown === '') return;
+    this.answer.write(shown);
+    this.atLineStart = shown.endsWith('\n');
+  }
+
+  private flushMarkdown(): void {
+    if (this.markdown === null) return;
+    const rest = this.markdown.end();
+    if (rest === '') return;
+    this.answer.write(rest);
+    this.atLineStart = rest.endsWith('\n');
   }
 
   private breakLine(): void {

@@ -4,6 +4,7 @@ import { openCliEngine, type CliEngine } from '../engine.js';
 import { PendingQuestions } from '../interaction.js';
 import type { CliIO } from '../io.js';
 import { TerminalRenderer, styler } from '../render.js';
+import { EXIT_NOTICE, INTERRUPT_NOTICE } from '../signals.js';
 import { renderSkillContent } from '../../core/skills/catalog.js';
 import { projectWithCheckpoints } from '../../core/checkpoints/project-root.js';
 import { formatError } from '../format-error.js';
@@ -62,7 +63,11 @@ class ChatLoop {
   ) {
     this.tty = io.stdin.isTTY === true;
     this.style = styler(io.isTTY && !io.env.NO_COLOR);
-    this.renderer = new TerminalRenderer({ write: io.out }, { write: io.out }, { color: io.isTTY && !io.env.NO_COLOR });
+    const color = io.isTTY && !io.env.NO_COLOR;
+    // On a terminal the answer's markdown is rendered (emphasis, lists, highlighted code, wrapped; NO_COLOR keeps
+    // the layout without styling); piped, it stays raw.
+    const markdown = { width: Math.min(io.columns ?? 80, 100), color, live: { columns: io.columns ?? 80 } };
+    this.renderer = new TerminalRenderer({ write: io.out }, { write: io.out }, { color, ...(io.isTTY ? { markdown } : {}) });
     this.questions = new PendingQuestions(engine.host, io.out);
     // Background reviews report here between and during turns ("✦ Skill 'x' created").
     engine.host.onBackgroundEvent((_session, event) => this.renderer.render(event));
@@ -114,8 +119,11 @@ class ChatLoop {
     const now = Date.now();
     if (now - this.lastCtrlC < 2000) process.exit(130);
     this.lastCtrlC = now;
-    if (this.busy && this.sessionId !== null) this.engine.host.interrupt(this.sessionId);
-    else this.io.out(this.style.dim('\n(press Ctrl+C again to exit)\n'));
+    // Said every time, so a user who pressed it to stop a turn knows a second press would end the whole session.
+    if (this.busy && this.sessionId !== null) {
+      this.engine.host.interrupt(this.sessionId);
+      this.io.out(this.style.dim(`\n${INTERRUPT_NOTICE}\n`));
+    } else this.io.out(this.style.dim(`\n${EXIT_NOTICE}\n`));
   }
 
   private async nextLine(): Promise<string | null> {

@@ -79,7 +79,7 @@ async function downloadModel(home: string, source: string, sha256: string | unde
     },
   });
   const started = downloads.start({ source, sha256: sha256?.toLowerCase(), cwd: io.cwd });
-  const stopListening = onInterrupt(() => void downloads.pause(started.id));
+  const stopListening = onInterrupt(() => void downloads.pause(started.id), Date.now, () => io.err('\n(pausing the download; `hearth models download` with the same source resumes it; Ctrl+C again within 2 s exits)\n'));
   try {
     const result = await downloads.settled(started.id);
     if (lastLine && io.isTTY) io.err('\n');

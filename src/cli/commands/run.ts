@@ -7,6 +7,7 @@ import { PendingQuestions } from '../interaction.js';
 import type { CliIO } from '../io.js';
 import { LineReader } from '../line-reader.js';
 import { TerminalRenderer } from '../render.js';
+import { renderMarkdown } from '../markdown.js';
 import { onInterrupt } from '../signals.js';
 
 export const runHelp = `Usage: hearth run "<prompt>" [--json] [model flags]
@@ -64,7 +65,9 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
         ...(end.error ? { error: end.error } : {}),
       })}\n`);
     } else if (end.final) {
-      io.out(end.final.endsWith('\n') ? end.final : `${end.final}\n`);
+      // On a terminal the answer's markdown is rendered; redirected (`> answer.txt`), it is kept as written.
+      const shown = io.isTTY ? renderMarkdown(end.final, { width: Math.min(io.columns ?? 80, 100), color: !io.env.NO_COLOR }).replace(/\n+$/, '') : end.final;
+      io.out(shown.endsWith('\n') ? shown : `${shown}\n`);
     }
     if (end.reason === 'error') return 1;
     if (end.reason === 'aborted') return 130;
