@@ -4,7 +4,8 @@ import { en } from '../../src/renderer/i18n/en.js';
 import { dictionaries, translate } from '../../src/renderer/i18n/i18n.js';
 import { zhCN } from '../../src/renderer/i18n/zh-CN.js';
 
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+/** `{name}` and the name of a plural `{name, plural, …}`. */
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)(?:\}|, plural,)/g)].map((m) => m[1]).sort();
 
 describe('i18n dictionaries', () => {
   it('English and Simplified Chinese have exactly the same keys', () => {
@@ -35,5 +36,23 @@ describe('i18n dictionaries', () => {
     expect(translate('en', 'sessions.results', { count: 3 })).toBe('3 matches');
     expect(translate('zh-CN', 'sessions.results', { count: 3 })).toBe('3 条匹配');
     expect(translate('en', 'sessions.results')).toBe('{count} matches');
+  });
+
+  it('picks the plural form by the language\'s rules (catches "1 matches")', () => {
+    expect(translate('en', 'sessions.results', { count: 1 })).toBe('1 match');
+    expect(translate('en', 'sessions.results', { count: 0 })).toBe('0 matches');
+    expect(translate('en', 'safety.files', { count: 1 })).toBe('1 file changed');
+    expect(translate('en', 'safety.restored', { restored: 1, removed: 2 })).toMatch(/^Restored 1 file and removed 2\./);
+    expect(translate('en', 'sessions.meta', { count: 1, model: 'm', date: 'd' })).toBe('1 message · m · d');
+    // Chinese has one form; its strings need no plural and keep their plain placeholder.
+    expect(translate('zh-CN', 'sessions.results', { count: 1 })).toBe('1 条匹配');
+  });
+
+  it('writes every English count of things as a plural, so no new "{count} matches" slips in', () => {
+    // A count of things followed by a plural English noun is a message that says "1 matches" for one. (Token
+    // and character totals, {used} tokens, are never 1 in practice and may stay plain.)
+    const bare = (Object.entries(en) as [string, string][]).filter(([, text]) => /\{(count|\w+Count|messages|restored|removed|files)\} [a-z]+s\b/.test(text));
+    expect(bare).toEqual([]);
+    expect(/\{(count|\w+Count|messages|restored|removed|files)\} [a-z]+s\b/.test('{count} matches')).toBe(true);
   });
 });

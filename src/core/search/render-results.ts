@@ -1,3 +1,4 @@
+import { countOf } from '../../shared/plural.js';
 import type { DiscoveryHit, MessageLine, SessionInfo, SessionSearchResult } from './session-search.js';
 
 /**
@@ -21,7 +22,7 @@ export function renderSearchResult(result: SessionSearchResult): string {
 
 function renderDiscovery(query: string, hits: DiscoveryHit[]): string {
   if (hits.length === 0) return `No past messages match ${JSON.stringify(query)}. Try other words, or call with no arguments to list recent sessions.`;
-  const parts = [`${hits.length} match${hits.length === 1 ? '' : 'es'} for ${JSON.stringify(query)}, best first. Message ids are #n.`];
+  const parts = [`${countOf(hits.length, 'match', 'matches')} for ${JSON.stringify(query)}, best first. Message ids are #n.`];
   hits.forEach((hit, index) => {
     const lines = [`\n## ${index + 1}. ${sessionHeading(hit.session)}`];
     if (hit.bookends.first.length > 0) lines.push('start:', ...hit.bookends.first.map((line) => messageLine(line, MESSAGE_CHARS.bookend)));
@@ -46,12 +47,12 @@ function renderBrowse(sessions: (SessionInfo & { preview: string | null })[]): s
     const preview = session.preview === null ? '' : ` — ${oneLine(session.preview, 100)}`;
     return `- ${sessionHeading(session)}${preview}`;
   });
-  return [`${sessions.length} most recent session${sessions.length === 1 ? '' : 's'}:`, ...lines, 'Search them with session_search {query}.'].join('\n');
+  return [`${countOf(sessions.length, 'most recent session', 'most recent sessions')}:`, ...lines, 'Search them with session_search {query}.'].join('\n');
 }
 
 function sessionHeading(session: SessionInfo): string {
   const title = session.title ? `"${oneLine(session.title, 80)}"` : '(untitled)';
-  return `${title} · session ${session.id} · ${formatDate(session.startedAt)} · ${session.messageCount} messages`;
+  return `${title} · session ${session.id} · ${formatDate(session.startedAt)} · ${countOf(session.messageCount, 'message', 'messages')}`;
 }
 
 function messageLine(line: MessageLine, chars: number, marked = false): string {

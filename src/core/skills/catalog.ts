@@ -4,6 +4,7 @@ import { errorMessage } from '../errors.js';
 import { unavailableReason, type AvailabilityContext } from './availability.js';
 import { MAX_DESCRIPTION_LENGTH } from './field-rules.js';
 import type { Skill } from './types.js';
+import { countOf } from '../../shared/plural.js';
 
 export interface CatalogOptions extends AvailabilityContext {
   /** Most skills listed; callers pass them most relevant first. */
@@ -75,7 +76,7 @@ export function renderSkillContent(skill: Pick<Skill, 'name' | 'dir' | 'body'>, 
   const resources = listSkillResources(skill.dir);
   if (resources.files.length) {
     parts.push('', '<skill_resources>', ...resources.files);
-    if (resources.more) parts.push(`… and ${resources.more} more files`);
+    if (resources.more) parts.push(`… and ${countOf(resources.more, 'more file', 'more files')}`);
     parts.push('</skill_resources>');
   }
   parts.push('</skill_content>');

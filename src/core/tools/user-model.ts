@@ -3,6 +3,7 @@ import type { FactCategory, UserFact, UserFactStore } from '../user-model/facts.
 import { describeFactChange, type FactChange } from '../user-model/fact-changes.js';
 import { stem, terms } from '../user-model/statement-terms.js';
 import { defineTool } from './define.js';
+import { countOf } from '../../shared/plural.js';
 
 const Input = z.object({
   action: z
@@ -66,14 +67,14 @@ export function createUserModelTool(deps: UserModelToolDeps) {
       const active = deps.facts.active();
       if (active.length === 0) return Promise.resolve('Nothing is known about the user yet.');
       const question = input.question?.trim();
-      if (!question) return Promise.resolve(`${active.length} active facts about the user:\n${rank(active).map(formatFact).join('\n')}`);
+      if (!question) return Promise.resolve(`${countOf(active.length, 'active fact', 'active facts')} about the user:\n${rank(active).map(formatFact).join('\n')}`);
 
       const matches = answer(question, active).slice(0, deps.maxResults ?? 12);
       if (matches.length === 0) {
         const byCategory = countByCategory(active);
         return Promise.resolve(`No active fact about the user matches "${question}". Known facts: ${byCategory}. Call user_model without a question to list them all.`);
       }
-      return Promise.resolve(`${matches.length} fact${matches.length === 1 ? '' : 's'} about the user matching "${question}":\n${matches.map(formatFact).join('\n')}`);
+      return Promise.resolve(`${countOf(matches.length, 'fact', 'facts')} about the user matching "${question}":\n${matches.map(formatFact).join('\n')}`);
     },
   });
 }

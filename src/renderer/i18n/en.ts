@@ -1,7 +1,8 @@
 /**
  * The English dictionary; its keys are the type of every translatable string (`MessageKey`), so a missing
  * key in another language is a compile error, and `test/renderer/i18n.test.ts` checks the same at run time.
- * `{name}` marks a value filled in at run time.
+ * `{name}` marks a value filled in at run time; `{count, plural, one {# match} other {# matches}}` picks the
+ * form for the number (ICU MessageFormat's plural, `#` is the number).
  */
 export const en = {
   'nav.label': 'Main',
@@ -73,7 +74,7 @@ export const en = {
   'notice.deniedByYou': 'Command denied.',
   'notice.approved': 'Command approved ({reason}).',
   'notice.denied': 'Command denied ({reason}).',
-  'notice.compressed': 'Context compressed from {before} to {after} tokens ({messages} messages summarised). The chat continues in a new session.',
+  'notice.compressed': 'Context compressed from {before} to {after} tokens ({messages, plural, one {# message} other {# messages}} summarised). The chat continues in a new session.',
   'notice.fallback': 'Switched from {from} to {to}: {reason}',
   'notice.steered': 'Guidance applied: {text}',
   'notice.turnError': 'The turn failed ({code}): {message}',
@@ -104,11 +105,11 @@ export const en = {
   'clarify.answer': 'Answer',
 
   'sessions.searchPlaceholder': 'Search all conversations…',
-  'sessions.results': '{count} matches',
+  'sessions.results': '{count, plural, one {# match} other {# matches}}',
   'sessions.noResults': 'Nothing found.',
   'sessions.none': 'No conversations yet.',
   'sessions.untitled': 'Untitled conversation',
-  'sessions.meta': '{count} messages · {model} · {date}',
+  'sessions.meta': '{count, plural, one {# message} other {# messages}} · {model} · {date}',
   'sessions.branch': 'Branch',
   'sessions.confirmDelete': 'Delete this conversation for good?',
 
@@ -202,7 +203,7 @@ export const en = {
   'settings.testConnection': 'Test connection',
   'settings.testing': 'Testing…',
   'settings.pickModel': 'Model',
-  'settings.pickModelPlaceholder': 'Pick one of {count} models',
+  'settings.pickModelPlaceholder': 'Pick one of {count, plural, one {# model} other {# models}}',
   'settings.builtIn': 'built in',
   'settings.removeProvider': 'Remove provider',
   'settings.removeProviderQuestion': 'Remove {provider} and its stored key?',
@@ -222,11 +223,11 @@ export const en = {
   'safety.covers': '(also covers: {changes})',
   'safety.off': 'Checkpoints are off (checkpoints.enabled in config.yaml).',
   'safety.none': 'No checkpoints yet.',
-  'safety.files': '{count} files changed',
+  'safety.files': '{count, plural, one {# file changed} other {# files changed}}',
   'safety.showChanges': 'Show changes since',
   'safety.restore': 'Restore',
   'safety.restoreQuestion': 'Put the files back as they were at checkpoint #{number}? The present state is saved first.',
-  'safety.restored': 'Restored {restored} files and removed {removed}. The previous state is now checkpoint #1.',
+  'safety.restored': 'Restored {restored, plural, one {# file} other {# files}} and removed {removed}. The previous state is now checkpoint #1.',
   'safety.noChanges': 'Nothing changed since checkpoint #{number}.',
   'safety.log': 'Recent approval decisions',
   'safety.logEmpty': 'No decisions recorded yet.',

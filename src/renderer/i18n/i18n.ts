@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useSettings } from '../app/services.js';
 import type { Language } from '../settings/settings-store.js';
+import { pluralForm, type PluralForms } from '../../shared/plural.js';
 import { en, type MessageKey } from './en.js';
 import { zhCN } from './zh-CN.js';
 
@@ -9,10 +10,23 @@ export type Params = Record<string, string | number>;
 
 export const dictionaries: Record<Language, Record<MessageKey, string>> = { en, 'zh-CN': zhCN };
 
-/** `{name}` placeholders are filled from params; an unknown placeholder stays visible rather than vanishing. */
-export function translate(language: Language, key: MessageKey, params?: Params): string {
-  const text = dictionaries[language][key];
-  if (!params) return text;
+/** `{count, plural, one {# match} other {# matches}}`: the ICU MessageFormat plural, with `#` for the number. */
+const PLURAL = /\{(\w+), plural,((?:\s*[a-z]+ \{[^{}]*\})+)\s*\}/g;
+const PLURAL_FORM = /([a-z]+) \{([^{}]*)\}/g;
+
+/**
+ * `{name}` placeholders are filled from params; an unknown placeholder stays visible rather than vanishing.
+ * A plural placeholder picks its form by the language's plural rules (shared/plural.ts); without its number it
+ * shows the `other` form with the placeholder visible ("{count} matches").
+ */
+export function translate(language: Language, key: MessageKey, params: Params = {}): string {
+  const text = dictionaries[language][key].replace(PLURAL, (_whole, name: string, body: string) => {
+    const forms: PluralForms = { other: '#' };
+    for (const [, category, form] of body.matchAll(PLURAL_FORM)) forms[category as Intl.LDMLPluralRule] = form as string;
+    const value = params[name];
+    if (typeof value !== 'number') return forms.other.replaceAll('#', `{${name}}`);
+    return pluralForm(language, value, forms).replaceAll('#', String(value));
+  });
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
