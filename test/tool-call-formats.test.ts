@@ -231,6 +231,19 @@ const SHAPES: Shape[] = [
     output: '<tool_call>\n<function=search>\n<parameter=query>\n1984\n</function>\n</tool_call>',
     expected: { text: '', calls: [{ name: 'search', args: { query: '1984' } }] },
   },
+  {
+    title: 'Qwen3-Coder: two calls, one <tool_call> block each',
+    format: 'qwen3-coder',
+    output:
+      '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=add>\n<parameter=a>\n2\n</parameter>\n<parameter=b>\n-0.5\n</parameter>\n</function>\n</tool_call>',
+    expected: {
+      text: '\n',
+      calls: [
+        { name: 'get_weather', args: { city: 'Paris' } },
+        { name: 'add', args: { a: 2, b: -0.5 } },
+      ],
+    },
+  },
   // --- DeepSeek V3 / R1 / V3.1 (their chat templates; vLLM, SGLang deepseek parser tests) ---
   {
     title: 'DeepSeek V3: function<｜tool▁sep｜>name and a ```json fence, prose before, end of sentence after',
@@ -277,6 +290,18 @@ const SHAPES: Shape[] = [
     output: '<tool_call>tag_files\n<arg_key>tags</arg_key>\n<arg_value>["draft", "q3"]</arg_value>\n<arg_key>recursive</arg_key>\n<arg_value>true</arg_value>\n<arg_key>note</arg_key>\n<arg_value>[1]</arg_value>\n</tool_call>',
     expected: { text: '', calls: [{ name: 'tag_files', args: { tags: ['draft', 'q3'], recursive: true, note: '[1]' } }] },
   },
+  {
+    title: 'GLM-4.5: two calls in a row, then the observation token the template waits on',
+    format: 'glm-4.5',
+    output: 'Both.\n<tool_call>search\n<arg_key>query</arg_key>\n<arg_value>tides</arg_value>\n</tool_call>\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Brest</arg_value>\n</tool_call><|observation|>',
+    expected: {
+      text: 'Both.\n\n',
+      calls: [
+        { name: 'search', args: { query: 'tides' } },
+        { name: 'get_weather', args: { city: 'Brest' } },
+      ],
+    },
+  },
 ];
 
 describe('published tool-call shapes, every chunking', () => {
@@ -315,7 +340,12 @@ describe('malformed calls: kept as an unparsed call with the raw text, never dro
     {
       title: 'Mistral token followed by prose',
       output: '[TOOL_CALLS] not json at all',
-      expected: { text: ' json at all', calls: [{ name: 'not', args: 'not' }] },
+      expected: { text: '', calls: [{ name: UNPARSED_TOOL_CALL, args: 'not json at all' }] },
+    },
+    {
+      title: 'Mistral v11 name with no arguments',
+      output: '[TOOL_CALLS]get_weather</s>',
+      expected: { text: '', calls: [{ name: UNPARSED_TOOL_CALL, args: 'get_weather</s>' }] },
     },
     {
       title: 'DeepSeek call without its separator',
@@ -352,6 +382,21 @@ describe('control tokens and prose', () => {
       "{'not': 'a call'} is a dict",
     ]) {
       expect(parseEverySplit(output)).toEqual({ text: output, calls: [] });
+    }
+  });
+
+  it('releases the text after a finished call at once, not at the end of the stream (catches a held-back answer)', () => {
+    const calls = [
+      '[TOOL_CALLS]add[ARGS]{"a": 1, "b": 2}',
+      '[TOOL_CALLS][{"name": "add", "arguments": {"a": 1, "b": 2}}]',
+      '<|python_tag|>{"name": "add", "parameters": {"a": 1, "b": 2}}',
+      '<tool_call>\n<function=add>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n2\n</parameter>\n</function>\n</tool_call>',
+      '<tool_call>add\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n<arg_key>b</arg_key>\n<arg_value>2</arg_value>\n</tool_call>',
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>add<｜tool▁sep｜>{"a": 1, "b": 2}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    ];
+    for (const call of calls) {
+      const extractor = new TextToolCallExtractor(TOOLS);
+      expect(outcome(extractor.push(`${call} Done.`)), call).toEqual({ text: ' Done.', calls: [{ name: 'add', args: { a: 1, b: 2 } }] });
     }
   });
 

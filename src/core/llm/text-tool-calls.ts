@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { findFirst, partialTagSuffixLength } from './reasoning-tags.js';
-import { callFromObject, skipSpace, stripFence, valueEnd, type CallRegion, type ToolCatalog, type ToolCallFormat } from './tool-call-formats/format.js';
+import { callFromObject, skipSpace, stripFence, valueEnd, type CallRegion, type RegionMemo, type ToolCatalog, type ToolCallFormat } from './tool-call-formats/format.js';
 import { TOOL_CALL_FORMATS } from './tool-call-formats/index.js';
 import { parseJsonOrPythonLiteral } from './tool-call-formats/python-literal.js';
 import type { JsonSchema, ModelEvent, ToolCall, ToolSchema } from './types.js';
@@ -61,6 +61,7 @@ export class TextToolCallExtractor {
    * linear time, not quadratic.
    */
   private searchedTo = 0;
+  private regionMemo: RegionMemo = { searched: 0 };
   private readonly longestControlToken: number;
 
   constructor(tools: Iterable<string | ToolSchema>, options: ExtractorOptions = {}) {
@@ -131,6 +132,7 @@ export class TextToolCallExtractor {
               this.open = region;
               this.mode = 'region';
               this.searchedTo = 0;
+              this.regionMemo = { searched: 0 };
             }
             continue; // a control token is dropped; the text after it goes on
           }
@@ -148,9 +150,10 @@ export class TextToolCallExtractor {
           // A control token ends the turn, so it ends an unclosed call too (`<tool_call>{…}<|im_end|>`).
           const stop = this.findControlToken();
           const after = stop ? this.pending.slice(0, stop.index) : this.pending;
-          const extent = open.region.extent(after, atEnd || stop !== undefined, this.searchedTo);
+          const extent = open.region.extent(after, atEnd || stop !== undefined, this.regionMemo);
           if (!extent) {
             this.searchedTo = this.pending.length;
+            this.regionMemo.searched = after.length;
             if (this.pending.length <= MAX_HELD_CHARS) return out;
             // A runaway region: release it as text rather than hold the whole answer hostage.
             emitText(out, open.region.open + this.pending);

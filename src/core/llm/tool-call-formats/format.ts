@@ -45,9 +45,9 @@ export interface CallRegion {
   /**
    * The extent of the call in `after` (the text after `open`), or undefined while the call may still
    * grow. With `atEnd` (the stream ended, or a control token ended the turn) it must decide.
-   * `searched`: the length of `after` at the previous call, which found no end (a hint for a linear scan).
+   * `memo`: this region's scratch state from the previous calls (to continue a search, not redo it).
    */
-  extent(after: string, atEnd: boolean, searched: number): RegionExtent | undefined;
+  extent(after: string, atEnd: boolean, memo: RegionMemo): RegionExtent | undefined;
   /**
    * true for markers that also appear in prose (`<tool_call>`): a call to a tool the request does not
    * offer stays text. false for special tokens (`<|python_tag|>`): it is a call, and the agent tells
@@ -84,36 +84,60 @@ export function closedBy(open: string, close: string, unknownToolsAreText: boole
   return {
     open,
     unknownToolsAreText,
-    extent(after, atEnd, searched) {
-      const found = findFirst(after, [close], Math.max(0, searched - close.length));
+    extent(after, atEnd, memo) {
+      const found = findFirst(after, [close], Math.max(0, memo.searched - close.length));
       if (found) return { bodyEnd: found.index, consumed: found.index + close.length };
       return atEnd ? { bodyEnd: after.length, consumed: after.length } : undefined;
     },
   };
 }
 
+/** Where a scan of a JSON value stopped, to resume it when more text arrives. */
+export interface ValueScan {
+  start: number;
+  pos: number;
+  depth: number;
+  quote: string | undefined;
+}
+
+/**
+ * Scratch state an extractor keeps for one open region, so each chunk continues the previous search
+ * instead of starting over and a long call costs linear time. The text only grows while the region is
+ * open (a cut at a control token is the last call).
+ */
+export interface RegionMemo {
+  /** The length of `after` at the previous call, which found no end. */
+  searched: number;
+  /** The unfinished value scan of the previous call. */
+  scan?: ValueScan;
+}
+
 /**
  * Where the JSON (or Python-literal) value starting at `start` ends: the index just past its
  * closing bracket, 'open' while it is still unclosed, or 'invalid' when `start` is not an object
- * or array. Strings in either quote are skipped, so brackets inside them do not count.
+ * or array. Strings in either quote are skipped, so brackets inside them do not count. With `memo`
+ * (the same text, grown), an unfinished scan resumes where it stopped.
  */
-export function valueEnd(text: string, start: number): number | 'open' | 'invalid' {
+export function valueEnd(text: string, start: number, memo?: RegionMemo): number | 'open' | 'invalid' {
   const first = text[start];
   if (first !== '{' && first !== '[') return 'invalid';
-  let depth = 0;
-  let quote: string | undefined;
-  for (let i = start; i < text.length; i++) {
-    const ch = text[i] as string;
-    if (quote !== undefined) {
-      if (ch === '\\') i++;
-      else if (ch === quote) quote = undefined;
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '{' || ch === '[') depth++;
+  const previous = memo?.scan;
+  const scan: ValueScan = previous && previous.start === start && previous.pos <= text.length ? { ...previous } : { start, pos: start, depth: 0, quote: undefined };
+  for (; scan.pos < text.length; scan.pos++) {
+    const ch = text[scan.pos] as string;
+    if (scan.quote !== undefined) {
+      if (ch === '\\') {
+        if (scan.pos + 1 >= text.length) break; // the escaped character has not arrived: resume at the backslash
+        scan.pos++;
+      } else if (ch === scan.quote) scan.quote = undefined;
+    } else if (ch === '"' || ch === "'") scan.quote = ch;
+    else if (ch === '{' || ch === '[') scan.depth++;
     else if (ch === '}' || ch === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
+      scan.depth--;
+      if (scan.depth === 0) return scan.pos + 1;
     }
   }
+  if (memo) memo.scan = scan;
   return 'open';
 }
 

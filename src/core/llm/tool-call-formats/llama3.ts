@@ -4,18 +4,18 @@
  * call, expecting its result) or `<|eot_id|>`. Built-in tools are Python calls after the tag:
  * `<|python_tag|>brave_search.call(query="…")`.
  */
-import { callFromObject, guessName, skipSpace, valueEnd, type CallRegion, type ParsedCall, type RegionExtent, type ToolCallFormat } from './format.js';
+import { callFromObject, guessName, skipSpace, valueEnd, type CallRegion, type ParsedCall, type RegionExtent, type RegionMemo, type ToolCallFormat } from './format.js';
 import { parseJsonOrPythonLiteral, parsePythonKeywordArguments } from './python-literal.js';
 
 export const PYTHON_TAG = '<|python_tag|>';
 
 /** `{…}` or `{…}; {…}`: ends after the last object not followed by `;`. Anything else runs to the end of the turn. */
-function jsonChainExtent(after: string, atEnd: boolean): RegionExtent | undefined {
+function jsonChainExtent(after: string, atEnd: boolean, memo: RegionMemo): RegionExtent | undefined {
   const whole = atEnd ? { bodyEnd: after.length, consumed: after.length } : undefined;
   let i = skipSpace(after, 0);
   if (i === after.length || after[i] !== '{') return whole;
   for (;;) {
-    const end = valueEnd(after, i);
+    const end = valueEnd(after, i, memo);
     if (typeof end !== 'number') return whole;
     const next = skipSpace(after, end);
     if (next === after.length) return atEnd ? { bodyEnd: end, consumed: end } : undefined;

@@ -4,27 +4,28 @@
  * `[TOOL_CALLS]`: `name[ARGS]{…}`, with `[CALL_ID]id` before `[ARGS]` in some versions, and plain
  * `name{…}` when a server drops the special tokens from the text.
  */
-import { callFromObject, guessName, skipSpace, valueEnd, type CallRegion, type ParsedCall, type RegionExtent, type ToolCallFormat } from './format.js';
+import { callFromObject, guessName, skipSpace, valueEnd, type CallRegion, type ParsedCall, type RegionExtent, type RegionMemo, type ToolCallFormat } from './format.js';
 import { parseJsonOrPythonLiteral } from './python-literal.js';
 
 export const TOOL_CALLS = '[TOOL_CALLS]';
 const ARGS = '[ARGS]';
 const CALL_ID = '[CALL_ID]';
 
-/** The call after `[TOOL_CALLS]` ends with its JSON: the array, or the arguments object after the name. */
-function mistralExtent(after: string, atEnd: boolean): RegionExtent | undefined {
+/**
+ * The call after `[TOOL_CALLS]` ends with its JSON: the array, or the arguments object after the name.
+ * Anything else after the token is still the model's attempt at a call: it runs to the end of the turn.
+ */
+function mistralExtent(after: string, atEnd: boolean, memo: RegionMemo): RegionExtent | undefined {
   const whole = atEnd ? { bodyEnd: after.length, consumed: after.length } : undefined;
-  const stopAt = (i: number): RegionExtent => ({ bodyEnd: i, consumed: i });
   const jsonFrom = (i: number): RegionExtent | undefined => {
-    const end = valueEnd(after, i);
-    if (end === 'open') return whole;
-    return end === 'invalid' ? stopAt(i) : stopAt(end);
+    const end = valueEnd(after, i, memo);
+    return typeof end === 'number' ? { bodyEnd: end, consumed: end } : whole;
   };
   let i = skipSpace(after, 0);
   if (i === after.length) return whole;
   if (after[i] === '[' || after[i] === '{') return jsonFrom(i);
   const name = /^[\w.-]+/.exec(after.slice(i))?.[0];
-  if (name === undefined) return stopAt(i);
+  if (name === undefined) return whole;
   i += name.length;
   for (const marker of [CALL_ID, ARGS]) {
     const rest = after.slice(i);
@@ -38,7 +39,7 @@ function mistralExtent(after: string, atEnd: boolean): RegionExtent | undefined 
   }
   const j = skipSpace(after, i);
   if (j === after.length) return whole;
-  return after[j] === '{' ? jsonFrom(j) : stopAt(i);
+  return after[j] === '{' ? jsonFrom(j) : whole;
 }
 
 const toolCallsRegion: CallRegion = { open: TOOL_CALLS, unknownToolsAreText: false, extent: mistralExtent };
@@ -60,8 +61,9 @@ export const mistralFormat: ToolCallFormat = {
       if (calls.length === 0 || calls.some((c) => c === undefined)) return { kind: 'malformed', name: guessName(text) };
       return { kind: 'calls', calls: calls as ParsedCall[] };
     }
-    const match = /^([\w.-]+)(?:\[CALL_ID\][A-Za-z0-9]*)?(?:\[ARGS\])?\s*([\s\S]*)$/.exec(text);
-    if (!match || match[2] === '') return { kind: 'malformed', name: match?.[1] };
+    // A name followed by its arguments object; a name alone or prose is an unreadable call.
+    const match = /^([\w.-]+)(?:\[CALL_ID\][A-Za-z0-9]*)?(?:\[ARGS\])?\s*(\{[\s\S]*)$/.exec(text);
+    if (!match) return { kind: 'malformed' };
     const name = match[1] as string;
     const argsText = match[2] as string;
     const parsed = parseJsonOrPythonLiteral(argsText);
