@@ -1,4 +1,4 @@
-import hljs from 'highlight.js/lib/common';
+import { createRequire } from 'node:module';
 import MarkdownIt from 'markdown-it';
 
 /**
@@ -11,6 +11,19 @@ import MarkdownIt from 'markdown-it';
  * fence's closing line), so emphasis and wrapping are decided on whole paragraphs; the rest is flushed at the
  * end of the answer. Output that is not a terminal keeps the raw markdown (render.ts decides).
  */
+
+/**
+ * highlight.js, loaded when the first code block is printed, through the two calls used here. Its own typings
+ * pull the DOM library into every file of the Node build (they reference lib "dom"), which retypes fetch's
+ * streams for the whole core; this narrow interface keeps them out.
+ */
+interface Highlighter {
+  getLanguage(name: string): unknown;
+  highlight(code: string, options: { language: string; ignoreIllegals: boolean }): { value: string };
+  highlightAuto(code: string): { value: string };
+}
+let highlighter: Highlighter | undefined;
+const hljs = (): Highlighter => (highlighter ??= createRequire(import.meta.url)('highlight.js/lib/common') as Highlighter);
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 type Token = ReturnType<typeof md.parse>[number];
@@ -218,8 +231,8 @@ function renderTable(tokens: Token[], indent: string): string {
 function highlight(code: string, language: string): string {
   let html: string;
   try {
-    if (language !== '' && hljs.getLanguage(language) !== undefined) html = hljs.highlight(code, { language, ignoreIllegals: true }).value;
-    else if (code.length > 80) html = hljs.highlightAuto(code).value;
+    if (language !== '' && hljs().getLanguage(language) !== undefined) html = hljs().highlight(code, { language, ignoreIllegals: true }).value;
+    else if (code.length > 80) html = hljs().highlightAuto(code).value;
     else return code;
   } catch {
     return code; // a highlighter bug must not lose the code: print it plain
