@@ -375,6 +375,7 @@ describe('control tokens and prose', () => {
   it('leaves prose that mentions markers, calls to tools the request lacks, and JSON answers as text', () => {
     for (const output of [
       'Use <tool_call> tags to call tools.',
+      'Mistral writes `[TOOL_CALLS]` and Llama `<|python_tag|>` before a call; Qwen3-Coder opens `<tool_call>` too.',
       'Example: <tool_call>{"name": "delete_everything", "arguments": {}}</tool_call>',
       '<tool_call>hello there</tool_call>',
       '{"answer": 42}',

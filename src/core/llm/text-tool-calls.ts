@@ -147,6 +147,13 @@ export class TextToolCallExtractor {
         }
         case 'region': {
           const open = this.open as MarkerRegion;
+          if (this.pending === '' && !atEnd) return out;
+          if (this.pending.startsWith('`')) {
+            // `` `[TOOL_CALLS]` ``: a marker quoted as code is prose about the format, not a call.
+            emitText(out, open.region.open);
+            this.mode = 'text';
+            continue;
+          }
           // A control token ends the turn, so it ends an unclosed call too (`<tool_call>{…}<|im_end|>`).
           const stop = this.findControlToken();
           const after = stop ? this.pending.slice(0, stop.index) : this.pending;
