@@ -386,6 +386,14 @@ describe('control tokens and prose', () => {
     }
   });
 
+  it('reads a body fenced right after the tag, while a tag quoted in backticks stays prose', () => {
+    expect(parseEverySplit('<tool_call>```json\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n```</tool_call>')).toEqual({
+      text: '',
+      calls: [{ name: 'get_weather', args: { city: 'Rome' } }],
+    });
+    expect(parseEverySplit('Wrap it in `<tool_call>` and `</tool_call>`.')).toEqual({ text: 'Wrap it in `<tool_call>` and `</tool_call>`.', calls: [] });
+  });
+
   it('releases the text after a finished call at once, not at the end of the stream (catches a held-back answer)', () => {
     const calls = [
       '[TOOL_CALLS]add[ARGS]{"a": 1, "b": 2}',

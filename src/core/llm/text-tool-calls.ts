@@ -148,7 +148,8 @@ export class TextToolCallExtractor {
         case 'region': {
           const open = this.open as MarkerRegion;
           if (this.pending === '' && !atEnd) return out;
-          if (this.pending.startsWith('`')) {
+          if (this.pending.startsWith('`') && !this.pending.startsWith('```')) {
+            if (!atEnd && '```'.startsWith(this.pending)) return out; // a fence around the body may be arriving
             // `` `[TOOL_CALLS]` ``: a marker quoted as code is prose about the format, not a call.
             emitText(out, open.region.open);
             this.mode = 'text';
