@@ -112,7 +112,7 @@ export class TextToolCallExtractor {
           const { text: candidate, stopped } = this.bareCandidate();
           const decide = atEnd || stopped;
           if (!decide && this.pending.length <= MAX_HELD_CHARS && this.bare.progress(candidate) === 'maybe') return out;
-          const calls = decide ? this.bareResponseCalls(candidate) : undefined;
+          const calls = decide && this.bare.progress(candidate) === 'maybe' ? this.bareResponseCalls(candidate) : undefined;
           if (calls) {
             for (const call of calls) out.push({ type: 'tool_call', call });
             this.pending = this.pending.slice(candidate.length);
@@ -240,7 +240,8 @@ export class TextToolCallExtractor {
       if (!call || !this.tools.has(call.name)) return undefined; // an answer that merely starts with `{`: it stays text
       calls.push({ id: mintCallId(), ...call });
       i = skipSpace(body, end);
-      if (body[i] === ';') i = skipSpace(body, i + 1);
+      if (i < body.length && body[i] !== ';') return undefined; // calls are separated by `;`, as the tracker requires
+      i = skipSpace(body, i + 1);
     }
     return calls.length > 0 ? calls : undefined;
   }

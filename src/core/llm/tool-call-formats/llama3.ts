@@ -22,7 +22,7 @@ function jsonChainExtent(after: string, atEnd: boolean, memo: RegionMemo): Regio
     if (after[next] !== ';') return { bodyEnd: end, consumed: end };
     const following = skipSpace(after, next + 1);
     if (following === after.length) return atEnd ? { bodyEnd: end, consumed: next + 1 } : undefined;
-    if (after[following] !== '{') return { bodyEnd: end, consumed: end };
+    if (after[following] !== '{') return { bodyEnd: end, consumed: next + 1 }; // a trailing `;` is the call's
     i = following;
   }
 }
