@@ -386,6 +386,11 @@ describe('control tokens and prose', () => {
     }
   });
 
+  it('after a special token, a call to a tool the request lacks is still a call, so the agent can say the tool does not exist', () => {
+    expect(parseEverySplit('[TOOL_CALLS]delete_everything[ARGS]{"really": true}')).toEqual({ text: '', calls: [{ name: 'delete_everything', args: { really: true } }] });
+    expect(parseEverySplit('<|python_tag|>{"name": "delete_everything", "parameters": {}}')).toEqual({ text: '', calls: [{ name: 'delete_everything', args: {} }] });
+  });
+
   it('reads a body fenced right after the tag, while a tag quoted in backticks stays prose', () => {
     expect(parseEverySplit('<tool_call>```json\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n```</tool_call>')).toEqual({
       text: '',
