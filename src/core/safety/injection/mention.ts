@@ -28,6 +28,10 @@ const OTHER_LANGUAGE_CUES: readonly string[] = [
   'ataque', 'attaqu', 'attacc', 'angriff', 'атак', 'saldırı', 'atak', 'aanval', 'serangan', 'útok', 'επίθεσ', 'هجوم', 'حمله', 'हमला', 'התקפ', 'tấn công', '攻击', '攻擊', '攻撃', '공격', '越狱', '越獄', '脱獄', '탈옥', 'джейлбрейк',
   // malicious, fraud
   'malicios', 'malveillant', 'bösartig', 'dannos', 'вредонос', 'шкідлив', 'kötü amaçlı', 'złośliw', 'kwaadaardig', 'berbahaya', 'škodliv', 'κακόβουλ', 'خبيث', 'مخرب', 'दुर्भावना', 'độc hại', 'זדוני', '恶意', '惡意', '悪意', '악의', 'мошенн', 'шахрай', 'estafa', 'arnaque', 'betrug', 'truffa', 'golpe', 'dolandırıc', 'oszust', 'oplichting', 'penipuan', 'احتيال', 'کلاهبرداری', 'धोखा', 'lừa đảo', 'הונאה', '诈骗', '詐騙', '詐欺', '사기',
+  // researcher, victim, hidden (as news about an attack reports it: "the researcher hid the sentence: « … »")
+  'chercheu', 'investigador', 'pesquisador', 'forscher', 'ricercator', 'onderzoeker', 'badacz', 'araştırmac', 'peneliti', 'исследовател', 'дослідник', 'باحث', 'پژوهشگر', 'शोधकर्ता', 'nhà nghiên cứu', 'חוקר', '研究人员', '研究員', '研究者', '연구자', '연구원',
+  'victime', 'víctima', 'vítima', 'opfer', 'vittima', 'slachtoffer', 'ofiar', 'kurban', 'korban', 'жертв', 'ضحية', 'قربانی', 'पीड़ित', 'nạn nhân', 'קורבן', '受害', '被害', '피해자',
+  'caché', 'oculto', 'escondid', 'versteckt', 'nascost', 'verborgen', 'ukryt', 'gizli', 'tersembunyi', 'скрыт', 'прихован', 'مخفي', 'پنهان', 'छिप', 'ẩn giấu', 'מוסתר', '숨겨',
   // for example
   'por ejemplo', 'par exemple', 'zum beispiel', 'ad esempio', 'por exemplo', 'например', 'наприклад', 'örneğin', 'na przykład', 'bijvoorbeeld', 'misalnya', 'například', 'για παράδειγμα', 'مثلا', 'مثلاً', 'برای مثال', 'उदाहरण', 'ví dụ', 'לדוגמה', '例如', '比如', '诸如', '諸如', '例えば', '예를 들어', '예컨대',
 ];
@@ -48,7 +52,7 @@ const CUE_REACH = 240;
 
 const DISCUSSION_CUE = new RegExp(
   [
-    String.raw`inject|jailbreak|attack|adversar|malicious|exploit|red[- ]?team|payload|phishing|threat|e\.g\.|for example|such as|phrases? like|strings? like|filter|detector`,
+    String.raw`inject|jailbreak|attack|adversar|malicious|exploit|red[- ]?team|payload|phishing|threat|e\.g\.|for example|such as|phrases? like|strings? like|filter|detector|researchers?\b|victim|hidden (?:text|sentence|instruction|line|comment)|white[- ]on[- ]white`,
     // The same ideas in the languages the directive lexicons cover (lexicons/): a security article in French or
     // Russian quotes an attack the way an English one does ("« Oublie tes instructions » — c'est une injection").
     ...OTHER_LANGUAGE_CUES,

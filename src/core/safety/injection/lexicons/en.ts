@@ -69,6 +69,9 @@ export const ENGLISH: DirectiveLexicon = {
     'in the file', 'in files', 'in emails', 'in user content', 'found in', 'contained in', 'embedded in', 'inside', 'within',
     'from untrusted', 'from tool', 'from web', 'from documents', 'from external', 'from third', 'from the document',
     'from the page', 'from the content', 'that appear in', 'that appear inside', 'that you find', 'you find in',
+    'they contain', 'it contains', 'that they contain', 'that it contains', 'therein', 'contained therein',
+    // "the bot ignores instructions that try to change its verdict": a defence against injected orders.
+    'that try to', 'that tries to', 'that attempt to', 'that attempts to', 'which try to', 'trying to', 'attempting to',
   ],
   annulments: [
     // "<the earlier/your … instructions> … should be ignored / are deprecated / don't apply / carry no weight"
@@ -77,7 +80,8 @@ export const ENGLISH: DirectiveLexicon = {
     'none\\s+of\\s+(?:the|your)\\s+(?:earlier|previous|prior|above|original|system)\\s+(?:instructions|rules|directions|guidelines)\\s+(?:count|apply|matter)',
     '(?:previous|prior|above|earlier|old|original|all|your)\\s+(?:instructions|rules|directives|guidelines|prompts?)\\s+(?:are|is|have\\s+been|were)\\s+(?:now\\s+)?(?:void|null|cancel+ed|revoked|obsolete|invalid|lifted|suspended|superseded|replaced|overridden|deprecated|no\\s+longer\\s+(?:valid|apply|applicable|in\\s+effect|relevant|binding))',
     '(?:disregard|ignore|forget)\\s+(?:everything|anything|all)\\s+(?:you\\s+(?:were|have\\s+been)\\s+told|(?:written|said|stated)\\s+(?:above|before|earlier))',
-    '(?:ignore|disregard|forget)\\s+(?:what\\s+)?(?:i|we|they|anyone)\\s+(?:said|told\\s+you)\\s+(?:before|earlier|previously)',
+    // Not "forget what I said earlier": the writer taking back their own words annuls nothing of the agent's.
+    '(?:ignore|disregard|forget)\\s+(?:what\\s+)?(?:they|anyone|others|everyone)\\s+(?:said|told\\s+you)\\s+(?:before|earlier|previously)',
     '(?:none\\s+of\\s+your|your)\\s+(?:previous\\s+|prior\\s+)?(?:instructions|rules|guidelines|restrictions)\\s+(?:apply|matter)\\s+(?:here|now|anymore|any\\s+more)',
   ],
 };
