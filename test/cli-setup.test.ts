@@ -1,4 +1,5 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -197,5 +198,43 @@ describe('hearth doctor', () => {
     expect(model?.ok).toBe(false);
     expect(model?.fix).toMatch(/download a GGUF model/);
     expect(byName.get('gpu')?.ok).toBe(true);
+  });
+
+  // Catches ✓ for an endpoint on a dead port, a wrong key, or a model the server does not have (issue 12).
+  it('checks what it claims: a dead port and a wrong key fail, a listed model passes, an unlisted one warns', async () => {
+    const key = 'sk-doctor-1a2b3c';
+    const server = await startListingServer(key);
+    const dead = await deadPort();
+    try {
+      const home = mkdtempSync(join(tmpdir(), 'hearth-doctor-'));
+      const config = (model: string, fallbacks: string[]) =>
+        `providers:\n  lab: { type: openai, base_url: "${server.url}/v1", api_key_env: LAB_KEY }\n  gone: { type: openai, base_url: "http://127.0.0.1:${dead}/v1" }\nmodel:\n  default: ${model}\n  fallbacks: [${fallbacks.join(', ')}]\n`;
+      writeFileSync(join(home, 'config.yaml'), config('lab:small-model', ['gone:any', 'lab:missing-model']));
+      const env = freshHomeEnv({ HEARTH_HOME: home, LAB_KEY: key });
+      const result = await runHearth(['doctor', '--json'], { env });
+      const report = JSON.parse(result.stdout) as { ok: boolean; checks: { name: string; ok: boolean; warning?: boolean; detail: string; fix?: string }[] };
+      const byName = new Map(report.checks.map((c) => [c.name, c]));
+      expect(byName.get('model lab:small-model')).toMatchObject({ ok: true });
+      expect(byName.get('model lab:small-model')?.detail).toContain('lists small-model');
+      expect(byName.get('model gone:any')).toMatchObject({ ok: false });
+      expect(byName.get('model gone:any')?.fix).toMatch(/start the server/);
+      expect(byName.get('model lab:missing-model')).toMatchObject({ ok: true, warning: true });
+      expect(result.code).toBe(1);
+
+      const wrongKey = await runHearth(['doctor', '--json'], { env: { ...env, LAB_KEY: 'sk-wrong' } });
+      const wrong = JSON.parse(wrongKey.stdout) as { checks: { name: string; ok: boolean; fix?: string }[] };
+      expect(wrong.checks.find((c) => c.name === 'model lab:small-model')).toMatchObject({ ok: false });
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Catches ✓ for a keychain that cannot store anything: no Secret Service on the bus.
+  it('says the keychain is unusable when no keychain answers (a warning while HEARTH_DB_KEY is set)', async () => {
+    const env = freshHomeEnv({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/hearth-no-bus' });
+    const withKey = JSON.parse((await runHearth(['doctor', '--json'], { env })).stdout) as { checks: { name: string; ok: boolean; warning?: boolean }[] };
+    expect(withKey.checks.find((c) => c.name === 'keychain')).toMatchObject({ ok: true, warning: true });
+    const withoutKey = JSON.parse((await runHearth(['doctor', '--json'], { env: { ...env, HEARTH_DB_KEY: '' } })).stdout) as { checks: { name: string; ok: boolean }[] };
+    expect(withoutKey.checks.find((c) => c.name === 'keychain')).toMatchObject({ ok: false });
   });
 });

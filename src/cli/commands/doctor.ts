@@ -5,7 +5,9 @@ import { errorMessage, isHearthError } from '../../core/errors.js';
 import { parseModelSpec } from '../../core/llm/model-spec.js';
 import { detectGpu } from '../../core/llm/providers/local-gpu.js';
 import { loadInjectionModel } from '../../core/safety/injection/model-weights.js';
-import { apiKeyAccount, getSecret } from '../../core/safety/secrets/keychain.js';
+import { probeProvider } from '../../core/llm/provider-probe.js';
+import type { ProviderConfig } from '../../core/config/schema.js';
+import { apiKeyAccount, deleteSecret, getSecret, setSecret } from '../../core/safety/secrets/keychain.js';
 import { describeRun, LearningJournal } from '../../core/learning/journal.js';
 import { openStore } from '../../core/store/open-store.js';
 import { parseCommandArgs } from '../args.js';
@@ -64,7 +66,7 @@ async function runChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
   checks.push(checkInjectionModel());
 
   if (config) {
-    for (const spec of [config.model.default, ...config.model.fallbacks]) checks.push(checkModel(spec, home, config.providers, env));
+    for (const spec of [config.model.default, ...config.model.fallbacks]) checks.push(await checkModel(spec, home, config.providers, env));
   }
 
   try {
@@ -83,17 +85,28 @@ function checkInjectionModel(): Check {
   return { name: 'injection model', ok: false, detail: `the prompt-injection scanner runs on its rules only: ${status.reason}`, fix: 'run `npm run build` in the Hearth folder' };
 }
 
+/**
+ * The keychain is usable when a secret can be stored, read back and removed: a read alone succeeds on a locked
+ * collection that answers "no such item", and that keychain still cannot hold the database key or an API key.
+ */
 function checkKeychain(env: NodeJS.ProcessEnv): Check {
+  const override = Boolean(env.HEARTH_DB_KEY);
+  const fix = 'unlock or install a Secret Service keychain (GNOME Keyring, KWallet, KeePassXC), or set HEARTH_DB_KEY to 64 hex characters';
+  const account = `doctor-probe-${process.pid}`;
+  const probe = `probe-${Date.now()}`;
   try {
-    getSecret('db-key');
-    return { name: 'keychain', ok: true, detail: 'the OS keychain answers' };
+    setSecret(account, probe);
+    const read = getSecret(account);
+    deleteSecret(account);
+    if (read !== probe) return { name: 'keychain', ok: override, warning: override, detail: 'the OS keychain accepted a test secret but gave back something else', fix };
+    return { name: 'keychain', ok: true, detail: 'the OS keychain stores, returns and removes a test secret' };
   } catch (err) {
-    const override = Boolean(env.HEARTH_DB_KEY);
     return {
       name: 'keychain',
       ok: override,
-      detail: `${errorMessage(err)}${override ? ' (HEARTH_DB_KEY is set, so the database can still be opened)' : ''}`,
-      fix: 'unlock or install a Secret Service keychain (GNOME Keyring, KWallet, KeePassXC), or set HEARTH_DB_KEY to 64 hex characters',
+      warning: override,
+      detail: `${errorMessage(err)}${override ? ' (HEARTH_DB_KEY is set, so the database can still be opened; API keys need their environment variables)' : ''}`,
+      fix,
     };
   }
 }
@@ -146,7 +159,10 @@ function checkLearningJournal(home: string, env: NodeJS.ProcessEnv): Check | nul
   }
 }
 
-function checkModel(spec: string, home: string, providers: Record<string, { base_url: string; api_key_env?: string | undefined }>, env: NodeJS.ProcessEnv): Check {
+/** Probing an endpoint: long enough for a remote listing, short enough that a dead one does not hold doctor up. */
+const PROBE_TIMEOUT_MS = 5_000;
+
+async function checkModel(spec: string, home: string, providers: Record<string, ProviderConfig>, env: NodeJS.ProcessEnv): Promise<Check> {
   const name = `model ${spec}`;
   try {
     const parsed = parseModelSpec(spec, { home });
@@ -160,21 +176,34 @@ function checkModel(spec: string, home: string, providers: Record<string, { base
     }
     const provider = providers[parsed.provider];
     if (!provider) return { name, ok: false, detail: `unknown provider "${parsed.provider}"`, fix: `add providers.${parsed.provider} to config.yaml` };
-    const keyEnv = provider.api_key_env;
-    if (!keyEnv) return { name, ok: true, detail: `${provider.base_url} (no key needed)` };
-    if (env[keyEnv]) return { name, ok: true, detail: `${provider.base_url}, key from $${keyEnv}` };
-    let stored: string | null = null;
-    try {
-      stored = getSecret(apiKeyAccount(parsed.provider));
-    } catch (err) {
-      return { name, ok: false, detail: `no $${keyEnv} and the keychain is unavailable (${errorMessage(err)})`, fix: `export ${keyEnv}=…` };
-    }
-    return stored
-      ? { name, ok: true, detail: `${provider.base_url}, key from the OS keychain` }
-      : { name, ok: false, detail: `no API key: $${keyEnv} is not set and none is in the keychain`, fix: `export ${keyEnv}=… or run \`hearth setup\`` };
+    const key = apiKeyFor(parsed.provider, provider, env);
+    if (!key.ok) return { name, ok: false, detail: key.detail, fix: key.fix };
+    // Said only after the endpoint answered: a configured URL on a dead port is not a working model.
+    const probe = await probeProvider({ type: provider.type, baseUrl: provider.base_url, apiKey: key.value, timeoutMs: PROBE_TIMEOUT_MS });
+    if (!probe.ok) return { name, ok: false, detail: `${provider.base_url}${key.detail}: ${probe.message}`, fix: probe.problem === 'unauthorized' ? 'check the API key (`hearth setup`, or its environment variable)' : `start the server, or fix providers.${parsed.provider}.base_url in config.yaml` };
+    const listed = probe.models.length === 0 || probe.models.includes(parsed.model);
+    return listed
+      ? { name, ok: true, detail: `${provider.base_url}${key.detail} answers${probe.models.length > 0 ? ` and lists ${parsed.model}` : ''}` }
+      : { name, ok: true, warning: true, detail: `${provider.base_url}${key.detail} answers, but does not list ${parsed.model} (it has ${probe.models.slice(0, 5).join(', ')}${probe.models.length > 5 ? ', …' : ''})`, fix: 'pick a listed model with `hearth setup` or in Settings' };
   } catch (err) {
     return { name, ok: false, detail: errorMessage(err), fix: 'fix model.default / model.fallbacks in config.yaml' };
   }
+}
+
+/** Where the provider's key comes from, as the model chain looks for it; `detail` is a phrase for the check's line. */
+function apiKeyFor(providerName: string, provider: ProviderConfig, env: NodeJS.ProcessEnv): { ok: true; value: string | undefined; detail: string } | { ok: false; detail: string; fix: string } {
+  const keyEnv = provider.api_key_env;
+  if (!keyEnv) return { ok: true, value: undefined, detail: ' (no key needed)' };
+  if (env[keyEnv]) return { ok: true, value: env[keyEnv], detail: `, key from $${keyEnv}` };
+  let stored: string | null = null;
+  try {
+    stored = getSecret(apiKeyAccount(providerName));
+  } catch (err) {
+    return { ok: false, detail: `no $${keyEnv} and the keychain is unavailable (${errorMessage(err)})`, fix: `export ${keyEnv}=…` };
+  }
+  return stored
+    ? { ok: true, value: stored, detail: ', key from the OS keychain' }
+    : { ok: false, detail: `no API key: $${keyEnv} is not set and none is in the keychain`, fix: `export ${keyEnv}=… or run \`hearth setup\`` };
 }
 
 function canWrite(path: string): boolean {
