@@ -391,6 +391,7 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   const name = expandWord(nameNode, ctx);
   const args = argumentNodes.map((a) => expandWord(a, ctx));
   const argv = [...name.fields, ...args.flatMap((a) => a.fields)];
+  if (dashDroppedBeforeHeredoc(node, outerRedirects)) argv.push('-');
   // `/???/?m -rf /`: an unquoted glob as the command is whichever described command it matches.
   const globbed = /[*?[]/.test(nameNode.text) && !/["'\\]/.test(nameNode.text) ? commandsMatchingGlob(commandName(argv[0] ?? '')) : [];
   if (globbed.length > 0 && globbed.length <= 4) {
@@ -424,6 +425,18 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   // Filters pass on what they read: `curl … | tee a.sh | sh` still runs the download.
   const piped = input?.kind === 'pipe' && !redirected.toFile ? input : null;
   return { output, downloaded: isDownloader(argv) || piped?.downloaded === true, decoded: invocation.decoded || piped?.decoded === true, names: [called] };
+}
+
+/**
+ * `make -f - <<EOF`, `cat - <<EOF`: tree-sitter drops a lone `-` standing just before `<<` from the command's words,
+ * but bash passes it (the program reads stdin, the heredoc).
+ */
+function dashDroppedBeforeHeredoc(node: ShellNode, redirects: readonly ShellNode[]): boolean {
+  const heredoc = redirects.find((r) => r.type === 'heredoc_redirect');
+  const parent = node.parent;
+  if (heredoc === undefined || parent === null) return false;
+  const gap = parent.text.slice(node.endIndex - parent.startIndex, heredoc.startIndex - parent.startIndex);
+  return /^[ \t]+-[ \t]*$/.test(gap);
 }
 
 /**

@@ -60,13 +60,26 @@ function shell(command: Command, scan: Scan): void {
     }
     return;
   }
-  const script = command.operands[0];
+  const script = scriptOperand(command.operands);
   if (invocation.downloaded || runsDownloadedFile(script, scan)) flag(scan, REASONS.pipeToShell);
   if (script !== undefined) runWrittenFile(script, scan);
   if (script === undefined || script === '-' || script === '/dev/stdin' || command.options.includes('-s')) {
     judgePipedCode(invocation.stdin, scan);
     runStdinCode(invocation.stdin, scan, (code) => scan.runShell(code));
   }
+}
+
+/**
+ * The script a shell runs: its first operand, past `+o name` and `+x`-style options (which do not start with a dash).
+ * With none, the shell reads its code from stdin (`bash -eo pipefail <<'EOF'`).
+ */
+function scriptOperand(operands: readonly string[]): string | undefined {
+  for (let i = 0; i < operands.length; i += 1) {
+    const word = operands[i] as string;
+    if (word === '+o' || word === '+O') i += 1;
+    else if (!/^\+[a-zA-Z]+$/.test(word)) return word;
+  }
+  return undefined;
 }
 
 /** Text a shell reads from the network (`telnet … | bash`) is a remote shell; text a filter generated is unknown code. */
@@ -118,7 +131,8 @@ export const SHELL_SPECS: readonly CommandSpec[] = [
   { names: ['concurrently', 'npm-run-all2'], values: ['-n', '--names', '-c', '--prefix-colors', '-p', '--prefix', '--success', '--kill-signal', '-m', '--max-processes', '--restart-tries', '--restart-after', '--default-input-target', '--handle-input', '-l', '--prefix-length', '-t', '--timestamp-format', '--passthrough-arguments', '-P'], check: (c, s) => {
     for (const operand of c.operands) if (!operand.startsWith('npm:')) s.runShell(operand);
   } },
-  { names: [...SHELLS], values: ['-o', '+o', '-O', '+O', '--rcfile', '--init-file'], check: shell },
+  // Clustered, so that `-eo pipefail` takes `pipefail` as the option's value, not as the script.
+  { names: [...SHELLS], values: ['-o', '+o', '-O', '+O', '--rcfile', '--init-file'], clusters: true, check: shell },
   { names: ['eval'], check: evaluate },
   // `salt '*' cmd.run 'cmd'`: the execution functions run their argument as shell on every targeted minion.
   { names: ['salt', 'salt-ssh', 'salt-call'], values: ['-t', '--timeout', '--out', '-b', '--batch-size', '-c', '--config-dir', '--out-file', '-l', '--log-level'], check: (c, s) => {
