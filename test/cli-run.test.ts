@@ -154,4 +154,17 @@ describe('hearth run', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--modle/);
   });
+
+  // Catches the keychain warning printed on every start even when nothing needs the keychain (issue 12): a server
+  // on this machine with no api_key_env works without a key, so an unreadable keychain is not worth a word.
+  it('says nothing about an unreadable keychain when the provider is a local server that needs no key', async () => {
+    const server = await startScriptedOpenAIServer([{ text: 'hello from the local server' }]);
+    servers.push(server);
+    const env = freshHomeEnv({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/hearth-no-bus' });
+    writeFileSync(join(env.HEARTH_HOME as string, 'config.yaml'), `providers:\n  lab: { type: openai, base_url: "${server.url}" }\n`);
+    const result = await runHearth(['run', 'hi', '--model', 'lab:scripted'], { env, cwd: workspace() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('hello from the local server');
+    expect(result.stderr).not.toMatch(/keychain/i);
+  });
 });

@@ -110,15 +110,18 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       for (const listener of loadListeners) listener(progress);
     },
     ...(options.hostSpawners?.model ? { spawnHost: options.hostSpawners.model } : {}),
-    getSecret: (account) => {
+    getSecret: (account, lookup) => {
       try {
         const secret = getSecret(account);
         if (secret !== null) redactor?.addSecret(secret, `keychain:${account}`);
         return secret;
       } catch (err) {
-        // An API key may also come from the environment; say once that the keychain was not consulted.
-        if (!keychainWarned) warn(`API keys in the OS keychain could not be read: ${errorMessage(err)}`);
-        keychainWarned = true;
+        // Said once, and only where a key is needed (a server on this machine works without one), with the fix.
+        if (!keychainWarned && lookup?.optional !== true) {
+          const provider = account.replace(/^provider:/, '');
+          warn(`The API key for "${provider}" could not be read from the OS keychain (${errorMessage(err)}). Set the provider's api_key_env variable in config.yaml and export it, or unlock the keychain.`);
+          keychainWarned = true;
+        }
         return null;
       }
     },

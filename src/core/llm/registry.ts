@@ -8,6 +8,7 @@ import { parseModelSpec, type ModelSpec } from './model-spec.js';
 import type { ChatModel, ModelEvent } from './types.js';
 import type { HostSpawner } from './providers/local-process.js';
 import { apiKeyAccount } from '../config/keychain-accounts.js';
+import { isLocalEndpoint } from './provider-probe.js';
 
 /** Command-line or caller overrides on top of config.yaml. */
 export interface ModelOverrides {
@@ -24,8 +25,12 @@ export interface ModelContext {
   config: HearthConfig;
   env: NodeJS.ProcessEnv;
   overrides?: ModelOverrides;
-  /** Keychain lookup for API keys stored by `hearth setup` / the desktop app (account `provider:<name>`). */
-  getSecret?: (account: string) => string | null;
+  /**
+   * Keychain lookup for API keys stored by `hearth setup` / the desktop app (account `provider:<name>`).
+   * `optional`: the provider works without a key (a server on this machine), so a keychain that cannot be read
+   * is not worth a warning.
+   */
+  getSecret?: (account: string, options?: { optional: boolean }) => string | null;
   onLoadProgress?: (progress: number) => void;
   /** How the model host process starts: `child_process.fork` by default, a `utilityProcess` in Electron. */
   spawnHost?: HostSpawner;
@@ -95,7 +100,8 @@ function createRemote(spec: Extract<ModelSpec, { kind: 'remote' }>, ctx: ModelCo
   if (overrides.apiKeyEnv && ctx.env[overrides.apiKeyEnv] === undefined) {
     throw new HearthError('model_auth', `--api-key-env names ${overrides.apiKeyEnv}, but that environment variable is not set.`);
   }
-  const apiKey = (keyEnv ? ctx.env[keyEnv] : undefined) ?? ctx.getSecret?.(apiKeyAccount(spec.provider)) ?? undefined;
+  const optional = keyEnv === undefined && isLocalEndpoint(baseUrl);
+  const apiKey = (keyEnv ? ctx.env[keyEnv] : undefined) ?? ctx.getSecret?.(apiKeyAccount(spec.provider), { optional }) ?? undefined;
   const id = `${spec.provider}:${spec.model}`;
   return remoteFactories[configured.type]({ id, endpoint: configured, model: spec.model, baseUrl, apiKey });
 }
