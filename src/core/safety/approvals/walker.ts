@@ -28,6 +28,8 @@ interface Flow {
   downloaded: boolean;
   decoded: boolean;
   names: string[];
+  /** `find ROOTS -name …`, whose output is unknown: each line it prints is a path under one of these, NUL-ended with -print0. */
+  findRoots?: { roots: string[]; nul: boolean };
 }
 
 const NO_FLOW: Flow = { output: null, downloaded: false, decoded: false, names: [] };
@@ -424,7 +426,18 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   const output = redirected.toFile ? null : computed;
   // Filters pass on what they read: `curl … | tee a.sh | sh` still runs the download.
   const piped = input?.kind === 'pipe' && !redirected.toFile ? input : null;
-  return { output, downloaded: isDownloader(argv) || piped?.downloaded === true, decoded: invocation.decoded || piped?.decoded === true, names: [called] };
+  const findRoots = called === 'find' && output === null ? startingPoints(argv) : undefined;
+  return { output, downloaded: isDownloader(argv) || piped?.downloaded === true, decoded: invocation.decoded || piped?.decoded === true, names: [called], findRoots };
+}
+
+/** find's starting points (`.` when none is given) and whether it prints NUL-ended names. */
+function startingPoints(argv: readonly string[]): { roots: string[]; nul: boolean } {
+  const args = argv.slice(1);
+  let at = 0;
+  while (/^-[HLP]+$/.test(args[at] ?? '')) at += 1;
+  const end = args.findIndex((a, k) => k >= at && (a.startsWith('-') || a === '(' || a === '!'));
+  const roots = args.slice(at, end === -1 ? args.length : end);
+  return { roots: roots.length === 0 ? ['.'] : roots, nul: args.includes('-print0') };
 }
 
 /**
@@ -574,6 +587,14 @@ function substitute(node: ShellNode, scan: Scan): Substitution {
     while (scan.files.has(String(fd))) fd += 1;
     scan.files.set(String(fd), flow.output.text);
     return { text: `/dev/fd/${fd}`, decoded: flow.decoded || flow.output.decoded, downloaded: flow.downloaded };
+  }
+  if (statements.length === 1 && flow.findRoots !== undefined && node.type === 'process_substitution' && node.text.startsWith('<(')) {
+    // `xargs -a <(find /srv -name '*.tmp') rm -f`: the names are unknown, but each lies under a starting point.
+    let fd = 63;
+    while (scan.files.has(String(fd))) fd += 1;
+    const end = flow.findRoots.nul ? '\0' : '\n';
+    scan.files.set(String(fd), flow.findRoots.roots.map((root) => `${root.replace(/\/+$/, '')}/${UNKNOWN}${end}`).join(''));
+    return { text: `/dev/fd/${fd}`, decoded: flow.decoded, downloaded: flow.downloaded };
   }
   return { text: known ? (flow.output?.text ?? '').replace(/\n+$/, '') : UNKNOWN, decoded: flow.decoded || flow.output?.decoded === true, downloaded: flow.downloaded };
 }
