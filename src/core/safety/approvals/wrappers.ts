@@ -54,6 +54,8 @@ export interface WrapperSpec {
   bashAfterDashes?: boolean;
   /** The program has rules of its own too (`screen -X quit`): its own argv is classified as well as what it runs. */
   alsoSelf?: boolean;
+  /** The joined words are cmd code (`cmd.exe /c "rd /s /q C:\Users"`): read as their bash equivalents (cmdAsShell). */
+  cmdSyntax?: boolean;
 }
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
@@ -61,8 +63,8 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   // systemd's sudo: root unless told otherwise.
   ['run0', { flags: ['--background', '--slice-inherit', '--no-ask-password'], values: ['-u', '--user', '-g', '--group', '--unit', '--property', '-D', '--chdir', '--description', '--slice', '--nice', '--setenv', '--machine', '--pty-late'], root: true, chdir: ['-D', '--chdir'] }],
   // `cmd.exe /c netsh …` (WSL): the rest of the line is a command for cmd, read as shell words.
-  ['cmd.exe', { flags: ['/c', '/C', '/k', '/K', '/q', '/Q', '/d', '/D', '/s', '/S'], joinsArgs: true }],
-  ['cmd', { flags: ['/c', '/C', '/k', '/K', '/q', '/Q', '/d', '/D', '/s', '/S'], joinsArgs: true }],
+  ['cmd.exe', { flags: ['/c', '/C', '/k', '/K', '/q', '/Q', '/d', '/D', '/s', '/S'], joinsArgs: true, cmdSyntax: true }],
+  ['cmd', { flags: ['/c', '/C', '/k', '/K', '/q', '/Q', '/d', '/D', '/s', '/S'], joinsArgs: true, cmdSyntax: true }],
   ['doas', { values: ['-u', '-C'], root: true }],
   ['pkexec', { values: ['--user'], root: true }],
   ['su', { values: ['-s', '-g', '-G', '--shell', '--group', '--supp-group'], code: ['-c', '--command', '--session-command'], positional: Number.POSITIVE_INFINITY, root: true }],
@@ -429,7 +431,7 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
       inner = [];
     }
     if (spec.joinsArgs === true && inner.length > 0) {
-      here.code.push(inner.join(' '));
+      here.code.push(spec.cmdSyntax === true ? cmdAsShell(inner.join(' ')) : inner.join(' '));
       inner = [];
     }
     if (spec.readsArgs === true) {
@@ -501,6 +503,49 @@ function withArguments(template: string[], stdinWords: string[] | null, placehol
   const base = template.length === 0 ? ['echo'] : template;
   if (base.some((w) => w.includes(placeholder))) return base.map((w) => w.replaceAll(placeholder, words[0] ?? UNKNOWN));
   return [...base, ...words];
+}
+
+/**
+ * Where cmd's environment variables point, as the bash paths the rules know: the profile is home, its AppData (and the
+ * temp directory inside it) lie outside the workspace, the Windows directory is a system one. Others stay unknown.
+ */
+const CMD_VARIABLES: ReadonlyMap<string, string> = new Map([
+  ['userprofile', '~'],
+  ['homedrive', '/mnt/c'],
+  ['homepath', '~'],
+  ['appdata', '~/AppData/Roaming'],
+  ['localappdata', '~/AppData/Local'],
+  ['temp', '~/AppData/Local/Temp'],
+  ['tmp', '~/AppData/Local/Temp'],
+  ['systemdrive', '/mnt/c'],
+  ['systemroot', '/mnt/c/Windows'],
+  ['windir', '/mnt/c/Windows'],
+  ['programdata', '/mnt/c/ProgramData'],
+]);
+
+/** cmd commands and the bash command each is read as: `rd /s` (and `rmdir /s`) deletes a tree, `del` deletes files. */
+const CMD_COMMANDS: ReadonlyArray<[RegExp, string]> = [
+  [/^(rd|rmdir)(\s+\/[a-z](?=\s|$))*\s+\/s(\s+\/[a-z](?=\s|$))*(?=\s|$)/i, 'rm -rf'],
+  [/^(rd|rmdir)(\s+\/[a-z](?=\s|$))*(?=\s|$)/i, 'rmdir'],
+  [/^(del|erase)(\s+\/[a-z](:\S*)?(?=\s|$))*(?=\s|$)/i, 'rm -f'],
+];
+
+/**
+ * cmd code read as bash: `%VAR%` expanded where CMD_VARIABLES knows it (else a bash variable, unknown), `C:\x\y` as
+ * its WSL mount `/mnt/c/x/y`, and the delete commands as rm. Command separators (`&`, `&&`, `||`, `|`) are bash's too.
+ */
+export function cmdAsShell(code: string): string {
+  const expanded = code
+    .replace(/%(\w+)%/g, (_, variable: string) => CMD_VARIABLES.get(variable.toLowerCase()) ?? `\${${variable}}`)
+    .replace(/(^|[\s"'=])([a-zA-Z]):(?:[\\/]|(?=[\s"']|$))/g, (_, before: string, drive: string) => `${before}/mnt/${drive.toLowerCase()}/`)
+    .replace(/(\/mnt\/[a-z]|~)[^\s"'&|<>]*/g, (path) => path.replace(/\\/g, '/'));
+  return expanded
+    .split(/(\s*(?:&&|\|\||&|\|)\s*)/)
+    .map((part) => {
+      for (const [pattern, bash] of CMD_COMMANDS) if (pattern.test(part)) return part.replace(pattern, bash);
+      return part;
+    })
+    .join('');
 }
 
 export function isWrapper(name: string): boolean {
