@@ -1,5 +1,6 @@
 import { REASONS } from '../reasons.js';
-import type { CommandSpec } from './spec.js';
+import type { Scan } from '../scan.js';
+import type { Command, CommandSpec } from './spec.js';
 
 /**
  * Package managers. Removing system or global packages asks (it changes the machine, not the workspace);
@@ -28,9 +29,55 @@ export const PACKAGE_SPECS: readonly CommandSpec[] = [
   { names: ['conda', 'mamba', 'micromamba'], rules: [{ sub: 'remove|uninstall', reason: remove }, { sub: 'env remove', reason: remove }] },
   { names: ['nix-env'], rules: [{ option: /^(-e|--uninstall)$/, reason: remove }] },
   { names: ['choco', 'winget', 'scoop'], rules: [{ sub: 'uninstall|remove', reason: remove }] },
-  { names: ['npm', 'pnpm', 'yarn'], rules: [{ sub: 'uninstall|remove|rm|un|r|unlink', option: GLOBAL, reason: remove }, { sub: 'global remove', reason: remove }] },
+  { names: ['npm', 'pnpm', 'yarn'], check: packageScripts, rules: [{ sub: 'uninstall|remove|rm|un|r|unlink', option: GLOBAL, reason: remove }, { sub: 'global remove', reason: remove }] },
   // Version managers install toolchains outside the workspace.
   { names: ['nvm', 'volta', 'asdf', 'mise', 'pyenv', 'rbenv', 'nodenv', 'sdk', 'fnm', 'goenv', 'jenv', 'rvm'], rules: [{ sub: 'uninstall|remove|rm|implode', reason: remove }, { sub: 'plugin', operand: /^(remove|uninstall)$/, reason: remove }] },
   // Their database tasks drop what the project's migrations built: `mix ecto.drop`, `dotnet ef database drop`.
   { names: ['poetry', 'uv', 'pdm', 'pipenv', 'bundle', 'bundler', 'composer', 'go', 'mix', 'dotnet', 'swift', 'gradle', 'gradlew', 'mvn', 'mvnw'], rules: [{ sub: 'ecto.drop|ecto.reset', reason: REASONS.sqlDrop }, { sub: 'ef database drop', reason: REASONS.sqlDrop }] },
 ];
+
+/** Remembered in scan.files under this prefix: a package.json script the line set (`npm pkg set scripts.x=…`). */
+const PACKAGE_SCRIPT = '\uE004package-script:';
+
+/** Subcommands that run the root package's install lifecycle scripts. */
+const INSTALLS = new Set(['install', 'i', 'ci', 'add', 'isntall', 'in']);
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare'];
+/** Subcommands that are a script of the same name (`npm test` runs scripts.test). */
+const SCRIPT_SUBCOMMANDS = new Set(['test', 't', 'tst', 'start', 'stop', 'restart']);
+/** Subcommands that are neither a script nor run one, so `yarn <word>` / `pnpm <word>` is not read as a script name. */
+const OWN_SUBCOMMANDS = /^(pkg|set-script|config|get|set|exec|dlx|x|why|list|ls|outdated|audit|publish|pack|version|view|info|init|create|remove|uninstall|rm|un|link|unlink|upgrade|update|up|global|cache|store|workspace|workspaces|bin|help|login|logout|whoami)$/;
+
+/**
+ * `npm pkg set scripts.clean="rm -rf ~/" && npm run clean`: a script set on the line is remembered, and its code runs
+ * as shell when `npm run NAME` (`run-script`, `npm test|start`, `yarn NAME`, `pnpm NAME`) or an install follows.
+ */
+function packageScripts(command: Command, scan: Scan): void {
+  const [sub = '', ...rest] = command.operands;
+  if (sub === 'pkg' && rest[0] === 'set') {
+    for (const word of rest.slice(1)) {
+      const set = /^scripts\.([^=]+)=(.*)$/s.exec(word);
+      if (set !== null) scan.files.set(`${PACKAGE_SCRIPT}${set[1] as string}`, set[2] as string);
+    }
+    return;
+  }
+  // npm 7's `npm set-script NAME CMD`.
+  if (sub === 'set-script' && rest.length >= 2) {
+    scan.files.set(`${PACKAGE_SCRIPT}${rest[0] as string}`, rest.slice(1).join(' '));
+    return;
+  }
+  if (sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn') runScript(rest[0], scan);
+  else if (SCRIPT_SUBCOMMANDS.has(sub)) runScript(sub === 't' || sub === 'tst' ? 'test' : sub, scan);
+  else if (INSTALLS.has(sub) || (sub === '' && command.name === 'yarn')) for (const name of INSTALL_SCRIPTS) runNamed(name, scan);
+  else if (command.name !== 'npm' && sub !== '' && !OWN_SUBCOMMANDS.test(sub)) runScript(sub, scan);
+}
+
+/** A script with its `pre` and `post` hooks, those the line set. */
+function runScript(name: string | undefined, scan: Scan): void {
+  if (name === undefined) return;
+  for (const script of [`pre${name}`, name, `post${name}`]) runNamed(script, scan);
+}
+
+function runNamed(name: string, scan: Scan): void {
+  const code = scan.files.get(`${PACKAGE_SCRIPT}${name}`);
+  if (code !== undefined) scan.runShell(code);
+}
