@@ -2,6 +2,7 @@ import { REASONS } from '../reasons.js';
 import { flag, runRemoteShell, UNKNOWN, type Scan } from '../scan.js';
 import type { Stdin } from '../invocation.js';
 import type { Command, CommandSpec } from './spec.js';
+import { asBash } from './shell-dialects.js';
 
 /**
  * Shells, `eval` and `source`: where text becomes commands. `bash -c CODE` and `eval` parse their text as
@@ -48,7 +49,8 @@ function shell(command: Command, scan: Scan): void {
       scan.positional = command.args.slice(codeAt + 3);
     }
     try {
-      runCode(code, command, scan);
+      // `zsh -c '…'`, `fish -c '…'`: their own syntax, read as its bash equivalent.
+      runCode(asBash(command.name, code), command, scan);
     } finally {
       if (outer === undefined) scan.vars.delete('BASH_EXECUTION_STRING');
       else scan.vars.set('BASH_EXECUTION_STRING', outer);
@@ -65,7 +67,7 @@ function shell(command: Command, scan: Scan): void {
   if (script !== undefined) runWrittenFile(script, scan);
   if (script === undefined || script === '-' || script === '/dev/stdin' || command.options.includes('-s')) {
     judgePipedCode(invocation.stdin, scan);
-    runStdinCode(invocation.stdin, scan, (code) => scan.runShell(code));
+    runStdinCode(invocation.stdin, scan, (code) => scan.runShell(asBash(command.name, code)));
   }
 }
 
