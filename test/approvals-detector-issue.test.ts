@@ -57,8 +57,9 @@ describe('defect classes', () => {
     // Remote: still flagged, and nothing there is undone by a checkpoint here.
     expect(classifyCommand("ssh prod 'rm -rf ~'", ctx)).toMatchObject({ verdict: 'hardline', irreversible: true });
     expect(classifyCommand("ssh prod 'rm -rf build'", ctx)).toMatchObject({ verdict: 'dangerous', irreversible: true });
-    expect(verdict('docker exec web rm -rf /')).toBe('hardline');
-    expect(verdict('kubectl exec -it api -- rm -rf /')).toBe('hardline');
+    // Inside an existing container the wreck is the container's own (containedHardline, as for `docker run`): it asks.
+    expect(classifyCommand('docker exec web rm -rf /', ctx)).toMatchObject({ verdict: 'dangerous', reasons: [REASONS.containedHardline] });
+    expect(classifyCommand('kubectl exec -it api -- rm -rf /', ctx)).toMatchObject({ verdict: 'dangerous', reasons: [REASONS.containedHardline] });
     // An option the table does not know might take a value: both readings are classified.
     expect(verdict('sudo --some-new-flag rm -rf /')).toBe('hardline');
     expect(verdict('sudo -Q x rm -rf /')).toBe('hardline');

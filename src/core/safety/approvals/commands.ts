@@ -9,6 +9,7 @@ import { commandsMatchingGlob, specFor } from './specs/index.js';
 import { isWrapper, unwrap } from './wrappers.js';
 import { readInterpreterCode } from './interpreter-code.js';
 import { runWrittenFile } from './specs/shells.js';
+import { CONTAINER_EXEC_WRAPPERS, containHardline } from './specs/containers.js';
 
 /**
  * Classifies one expanded command: looks through the wrappers around it (sudo, env, timeout, ssh, xargs…),
@@ -33,6 +34,8 @@ export function classifyInvocation(invocation: Invocation, scan: Scan): void {
     scan.remote ||= reading.remote;
     // `env -C / rm -rf ./*`, `sudo -D /srv …`: the command starts in the wrapper's directory.
     if (reading.cwd !== null) scan.paths.cwd = resolvePath(reading.cwd, scan.paths);
+    // `docker exec app sh -c 'rm -rf /*'`: what would be hardline here wrecks only the container (containers.ts).
+    const contained = reading.wrappers.some((w) => CONTAINER_EXEC_WRAPPERS.has(w)) ? new Set(scan.found.keys()) : null;
     try {
       for (const code of reading.code) {
         if (invocation.downloaded) flag(scan, REASONS.pipeToShell);
@@ -43,6 +46,7 @@ export function classifyInvocation(invocation: Invocation, scan: Scan): void {
       // a shell that reads stdin) the session's shell reads the text on stdin as its commands.
       if (stdinText !== null && reading.argv.length === 0 && startsShellOnStdin(reading.wrappers, reading.code)) scan.runShell(stdinText);
       classifyCommand({ ...invocation, argv: reading.argv }, scan, reading.wrappers.length > 0);
+      if (contained !== null) containHardline(scan, contained);
     } finally {
       scan.remote = remote;
       // Only the wrapper's own directory is undone: a `cd` the command ran stays for the rest of the line.

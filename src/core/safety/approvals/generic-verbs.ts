@@ -29,8 +29,18 @@ export function destructiveWord(word: string): boolean {
   return word.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().split(/[-:_]/).some((piece) => LEXICON.has(piece));
 }
 
+/**
+ * `--dry-run`, `--dry-run=client`, `--dryrun` (aws s3), `--dry_run`: the tool reports what it would change and changes
+ * nothing. `--dry-run=none` (kubectl) and `--dry-run=false` turn it off.
+ */
+export const DRY_RUN = /^--dry[-_]?run(=(?!(none|false|0|no)$).*)?$/i;
+
+export function isDryRun(arg: string): boolean {
+  return DRY_RUN.test(arg);
+}
+
 export function classifyByVerb(name: string, args: readonly string[], scan: Scan): void {
-  if (args.some((a) => a === '--help' || a === '-h' || a === 'help' || a === '--dry-run' || a === '--dryrun')) return;
+  if (args.some((a) => a === '--help' || a === '-h' || a === 'help' || isDryRun(a))) return;
   const operands = args.filter((a) => !a.startsWith('-')).slice(0, SUBCOMMAND_DEPTH);
   // `--force-delete`, and Go-style single-dash long options (`-purge`).
   const options = args.filter((a) => a.startsWith('--') || /^-[a-z]{3,}/.test(a)).map((a) => a.replace(/^-+/, '').split('=')[0] as string);

@@ -53,6 +53,7 @@ export const REASONS = {
   capabilities: 'gives a program file capabilities (setcap), root powers like a setuid bit',
   windowsPerms: 'changes the owner or access rules of Windows files (icacls, takeown)',
   unknownDevice: 'writes to a device whose name is only known when it runs (it may be a disk)',
+  publicExposure: 'makes cloud storage or resources readable by anyone on the internet',
 } as const;
 
 export type Reason = (typeof REASONS)[keyof typeof REASONS];

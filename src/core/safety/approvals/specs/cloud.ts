@@ -1,4 +1,4 @@
-import { destructiveWord } from '../generic-verbs.js';
+import { destructiveWord, isDryRun } from '../generic-verbs.js';
 import { destroysData } from './databases.js';
 import { REASONS } from '../reasons.js';
 import { flag, runRemoteShell, type Scan } from '../scan.js';
@@ -14,12 +14,30 @@ const CLOUD_ONLY_VERBS = new Set(['stop', 'reboot', 'restart', 'deallocate', 'su
 function cloudVerbs(command: Command, scan: Scan): void {
   const words = command.operands.slice(0, 5).filter((w) => /^[a-z][\w:-]*$/i.test(w));
   const pieces = words.flatMap((w) => w.toLowerCase().split(/[-:_]/));
-  if (command.options.some((o) => o === '--help' || o === '--dry-run')) return;
+  // `aws s3 rm … --dryrun`, `aws ec2 terminate-instances --dry-run`: the call is only checked, nothing changes.
+  if (command.options.some((o) => o === '--help' || isDryRun(o))) return;
+  if (makesPublic(command)) flag(scan, REASONS.publicExposure);
+  // `doctl registry garbage-collection start`, `… gc run`: garbage collection deletes the images nothing tags.
+  if (pieces.includes('garbage') && words.some((w) => /^(start|run|create)$/i.test(w))) flag(scan, REASONS.cloudDelete);
   if (command.args.some(destroysData)) flag(scan, REASONS.sqlDrop);
   if (words.some(destructiveWord) || pieces.some((p) => CLOUD_ONLY_VERBS.has(p)) || command.options.some((o) => destructiveWord(o.replace(/^-+/, '').split('=')[0] as string))) flag(scan, REASONS.cloudDelete);
   // Scaling to zero stops the service as surely as deleting it: `--desired-capacity 0`, `ps:scale web=0`.
   const zero = command.args.some((a, i) => (/^--?[\w-]*(capacity|size|count|replicas|instances|scale)[\w-]*$/i.test(a) && command.args[i + 1] === '0') || /^--?[\w-]*(capacity|size|count|replicas|instances)=0$/i.test(a));
   if (zero || (pieces.includes('scale') && command.operands.some((o) => /^[\w-]+=0$/.test(o)))) flag(scan, REASONS.cloudDelete);
+}
+
+/** Grantees and canned ACLs that mean everyone on the internet. */
+const PUBLIC_GRANT = /^(public-read(-write)?|authenticated-read)$|\b(allUsers|allAuthenticatedUsers|AllUsers|AuthenticatedUsers)\b|acs\.amazonaws\.com\/groups\/global\/AllUsers/;
+
+/**
+ * `aws s3api put-bucket-acl --acl public-read`, `aws s3 cp … --acl public-read`, `gsutil acl ch -u AllUsers:R`,
+ * `gsutil iam ch allUsers:objectViewer`, `gcloud … add-iam-policy-binding --member=allUsers`: storage opened to anyone.
+ */
+function makesPublic(command: Command): boolean {
+  const values = command.args.flatMap((a, i) => (/^--(acl|grant-[\w-]+|member)$/.test(command.args[i - 1] ?? '') ? [a] : /^--(acl|grant-[\w-]+|member)=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : []));
+  if (values.some((v) => PUBLIC_GRANT.test(v))) return true;
+  // gsutil's own ACL and IAM edits name the grantee as an operand (`-u AllUsers:R`, `allUsers:objectViewer`).
+  return command.name === 'gsutil' && /^(acl|iam|defacl)$/.test(command.operands[0] ?? '') && command.args.some((a) => /^(allUsers|AllUsers|allAuthenticatedUsers|AllAuthenticatedUsers)(:|$)/.test(a));
 }
 
 /**
@@ -56,5 +74,5 @@ export const CLOUD_SPECS: readonly CommandSpec[] = [
     ssmCommands(c, s);
   } },
   { names: ['terraform', 'tofu', 'terragrunt'], rules: [{ sub: 'destroy', reason: destroy }, { sub: 'run-all|run', operand: /^destroy$/, reason: destroy }, { sub: 'apply|plan', option: /^--?destroy$/, unless: /^plan$/, reason: destroy }, { sub: 'state', operand: /^(rm|replace-provider|push)$/, reason: destroy }, { sub: 'workspace', operand: /^delete$/, reason: destroy }, { sub: 'apply', option: /^-?-replace=/, reason: destroy }, { sub: 'force-unlock|taint', reason: destroy }] },
-  { names: ['pulumi'], rules: [{ sub: 'destroy|down', reason: destroy }, { sub: 'stack', operand: /^(rm|remove)$/, reason: destroy }, { sub: 'state', operand: /^(delete|unprotect)$/, reason: destroy }] },
+  { names: ['pulumi'], rules: [{ sub: 'destroy|down', unless: /^--preview-only$/, reason: destroy }, { sub: 'stack', operand: /^(rm|remove)$/, reason: destroy }, { sub: 'state', operand: /^(delete|unprotect)$/, reason: destroy }] },
 ];

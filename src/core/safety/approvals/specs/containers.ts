@@ -1,3 +1,4 @@
+import { DRY_RUN } from '../generic-verbs.js';
 import { HARDLINE_REASONS, REASONS } from '../reasons.js';
 import { flag, type Scan } from '../scan.js';
 import type { Command, CommandSpec, Rule } from './spec.js';
@@ -90,6 +91,17 @@ function containedRun(command: Command, scan: Scan): void {
     scan.remote = remote;
     scan.depth -= 1;
   }
+  containHardline(scan, before);
+}
+
+/** Wrappers that run their command inside an existing container: `docker exec app …`, `kubectl exec pod -- …`. */
+export const CONTAINER_EXEC_WRAPPERS: ReadonlySet<string> = new Set(['docker', 'podman', 'nerdctl', 'docker-compose', 'podman-compose', 'kubectl', 'oc', 'k']);
+
+/**
+ * What the container's command found that would be hardline on this machine (found since `before`) is the container's
+ * own wreck, not the host's: it asks, under containedHardline. Host access is judged on its own (hostAccess).
+ */
+export function containHardline(scan: Scan, before: ReadonlySet<string>): void {
   for (const reason of [...scan.found.keys()]) {
     if (before.has(reason) || !HARDLINE_REASONS.has(reason)) continue;
     scan.found.delete(reason);
@@ -132,10 +144,15 @@ function hostReading(command: Command, inner: readonly string[]): string[] | nul
   const readers = mounts
     .filter((m) => m.inside !== '/')
     .map((m) => ({ re: new RegExp(`(^|[\\s'"=;(|&])${escape(m.inside.replace(/\/$/, ''))}(?=(/)|$|[\\s'";)|&])`, 'g'), host: m.host.replace(/\/$/, '') }));
+  // `-v /dev:/dev`: a path mounted at its own name maps to itself, and `of=/dev/sda` is still the host's disk.
   const words = inner.map((word) => {
     let out = word;
-    for (const { re, host } of readers) out = out.replace(re, (_all, before: string, slash: string | undefined) => `${before}${host === '' && slash === undefined ? '/' : host}`);
-    if (out !== word) mapped = true;
+    for (const { re, host } of readers) {
+      out = out.replace(re, (_all, before: string, slash: string | undefined) => {
+        mapped = true;
+        return `${before}${host === '' && slash === undefined ? '/' : host}`;
+      });
+    }
     return out;
   });
   return mapped ? words : null;
@@ -150,13 +167,14 @@ export const CONTAINER_SPECS: readonly CommandSpec[] = [
     containedRun(c, s);
     if (c.name.endsWith('-compose') && (c.operands[0] === 'rm' || (c.operands[0] === 'down' && c.options.some((o) => /^(-v|--volumes)$/.test(o))))) flag(s, gone);
   } },
+  // `--dry-run=client|server` only shows what would change (`--dry-run=none` is a real run).
   { names: ['kubectl', 'oc', 'k'], values: KUBECTL_VALUES, check: containedRun, rules: [
-    { sub: 'delete', reason: cluster },
-    { sub: 'drain|cordon|taint', reason: cluster },
-    { sub: 'scale', option: /^--replicas=0$/, reason: cluster },
-    { sub: 'replace', option: /^--force$/, reason: cluster },
-    { sub: 'apply', option: /^--prune$/, reason: cluster },
-    { sub: 'rollout', operand: /^undo$/, reason: cluster },
+    { sub: 'delete', unless: DRY_RUN, reason: cluster },
+    { sub: 'drain|cordon|taint', unless: DRY_RUN, reason: cluster },
+    { sub: 'scale', option: /^--replicas=0$/, unless: DRY_RUN, reason: cluster },
+    { sub: 'replace', option: /^--force$/, unless: DRY_RUN, reason: cluster },
+    { sub: 'apply', option: /^--prune$/, unless: DRY_RUN, reason: cluster },
+    { sub: 'rollout', operand: /^undo$/, unless: DRY_RUN, reason: cluster },
   ] },
-  { names: ['helm'], values: ['-n', '--namespace', '--kube-context', '-f', '--values', '--set', '--version'], rules: [{ sub: 'uninstall|delete|del|un|rollback', reason: cluster }] },
+  { names: ['helm'], values: ['-n', '--namespace', '--kube-context', '-f', '--values', '--set', '--version'], rules: [{ sub: 'uninstall|delete|del|un|rollback', unless: DRY_RUN, reason: cluster }] },
 ];

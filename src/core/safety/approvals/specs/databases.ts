@@ -41,11 +41,27 @@ function touchesEveryRow(statement: string): boolean {
   return !/\bWHERE\b/i.test(rest) || ALWAYS_TRUE.test(rest);
 }
 
+/** The SQL statements among STATEMENT_DESTROYS (DROP, TRUNCATE, ALTER … DROP): a string literal holding one is data. */
+const SQL_STATEMENTS = 3;
+
+/**
+ * `WHERE body LIKE '%DROP TABLE%'`, `INSERT … VALUES ('DELETE FROM x')`: a single-quoted SQL literal is data, so it is
+ * taken out before statements are looked for. A literal that is run stays: `EXECUTE 'DROP TABLE t'`,
+ * `EXEC sp_executesql N'…'`, or one handed to a call (`redis.call('…')`, `conn.execute('…')`).
+ */
+function withoutLiterals(text: string): string {
+  if (!text.includes("'")) return text;
+  return text.replace(/'(?:[^']|'')*'/g, (literal, at: number) => (RUNS_LITERAL.test(text.slice(Math.max(0, at - 40), at)) ? literal : "''"));
+}
+
+const RUNS_LITERAL = /(\b(EXECUTE|EXEC|IMMEDIATE|sp_executesql)\s*(\(\s*)?N?|[.\s](call|eval|execute|exec|query|run|raw|sql|executescript|prepare)\s*\(\s*)$/i;
+
 /** SQL (or Mongo/Redis/CQL) text that destroys data. */
 export function destroysData(text: string): boolean {
-  if (STATEMENT_DESTROYS.some((re) => re.test(text))) return true;
-  if (!/\b(DELETE|UPDATE)\b/i.test(text)) return false;
-  return text.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ').split(';').some(touchesEveryRow);
+  const sql = withoutLiterals(text);
+  if (STATEMENT_DESTROYS.some((re, i) => re.test(i < SQL_STATEMENTS ? sql : text))) return true;
+  if (!/\b(DELETE|UPDATE)\b/i.test(sql)) return false;
+  return sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ').split(';').some(touchesEveryRow);
 }
 
 function statements(options: string[], operandsAreStatements: (c: Command) => string[] = () => [], fileOptions: string[] = []) {

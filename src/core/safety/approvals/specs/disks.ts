@@ -19,6 +19,8 @@ const volume = REASONS.diskVolume;
  * a file write judged by where it lands. A target that is not a known file path is taken as a device.
  */
 function formats(command: Command, scan: Scan, reason: string): void {
+  // `mkfs.ext4 -V`, `mkfs --help`: with no target the tool prints its version or usage and exits.
+  if (command.operands.length === 0 && command.options.every((o) => /^(-V|--version|-h|--help|-\?)$/.test(o))) return;
   const paths = command.operands.filter((o) => o.includes('/') || /\.(img|iso|raw|bin|qcow2|vhd|dmg)$/i.test(o));
   const files = paths.filter((p) => !DISK_DEVICE.test(normalize(p)) && !normalize(p).startsWith('/dev/') && resolvePath(p, scan.paths) !== null);
   if (files.length === 0 || files.length !== paths.length) {

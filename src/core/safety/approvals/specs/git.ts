@@ -9,11 +9,13 @@ import { hasFlag, valuesOf, type Command, type CommandSpec, type Rule } from './
  * terminal snapshots the workspace before they run (decision 0009).
  */
 const FORCE = /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes|--mirror|-[a-zA-Z]*f[a-zA-Z]*)$/;
+/** `git push -n` / `--dry-run` sends nothing: it reports what a push would update. */
+const PUSH_DRY_RUN = /^(-n|--dry-run|-[a-zA-Z]*n[a-zA-Z]*)$/;
 const GIT_RULES: readonly Rule[] = [
-  { sub: 'push', option: FORCE, reason: REASONS.forcePush },
-  { sub: 'push', operand: /^\+/, reason: REASONS.forcePush },
-  { sub: 'push', option: /^(-d|--delete|--prune)$/, reason: REASONS.remoteGitDelete },
-  { sub: 'push', operand: /^:./, reason: REASONS.remoteGitDelete },
+  { sub: 'push', option: FORCE, unless: PUSH_DRY_RUN, reason: REASONS.forcePush },
+  { sub: 'push', operand: /^\+/, unless: PUSH_DRY_RUN, reason: REASONS.forcePush },
+  { sub: 'push', option: /^(-d|--delete|--prune)$/, unless: PUSH_DRY_RUN, reason: REASONS.remoteGitDelete },
+  { sub: 'push', operand: /^:./, unless: PUSH_DRY_RUN, reason: REASONS.remoteGitDelete },
   { sub: 'branch', option: /^(-D|-[a-zA-Z]*D[a-zA-Z]*)$/, reason: REASONS.gitHistory },
   { sub: 'tag', option: /^(-d|--delete)$/, reason: REASONS.gitHistory },
   { sub: 'stash', operand: /^(clear|drop)$/, reason: REASONS.gitHistory },
@@ -96,8 +98,18 @@ function discards(scan: Scan): void {
   flag(scan, REASONS.workingTreeReset, false);
 }
 
+/** Git tools shipped as a jar: `java -jar bfg-1.14.0.jar …` is BFG. */
+const GIT_JARS = /^(?:.*\/)?(bfg|git-filter-repo)(?:[-_.][\w.-]*)?\.jar$/i;
+
+/** `java -jar bfg.jar --delete-files id_rsa`: the jar is the command; any other java program runs what it runs. */
+function java(command: Command, scan: Scan): void {
+  const jar = valuesOf(command, '-jar')[0];
+  if (jar !== undefined && GIT_JARS.test(jar)) flag(scan, REASONS.gitHistory);
+}
+
 export const GIT_SPECS: readonly CommandSpec[] = [
   // History rewriters outside git itself.
   { names: ['bfg', 'git-filter-repo', 'git-filter-branch'], check: (_c, s) => flag(s, REASONS.gitHistory) },
+  { names: ['java'], values: ['-jar', '-cp', '-classpath', '--class-path', '-p', '--module-path', '-m', '--module'], check: java },
   { names: ['git'], values: ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '-m', '-F', '--file', '-b', '-B', '--branch', '--depth', '-o', '--origin', '--author', '--date', '-u', '--template', '--format', '--pretty', '-n', '--max-count', '--since', '--until', '--grep', '-S', '-G', '--reference', '-X', '--strategy-option', '-s', '--strategy'], rules: GIT_RULES, check: gitCheck },
 ];

@@ -14,6 +14,7 @@ import { SERVICE_SPECS } from './services.js';
 import { SHELL_SPECS } from './shells.js';
 import type { CommandSpec } from './spec.js';
 import { SYSTEM_SPECS } from './system.js';
+import { WINDOWS_SPECS } from './windows.js';
 
 /**
  * Commands whose arguments are data, not actions: `echo delete`, `grep -r drop src`, `man rm` run nothing the
@@ -28,7 +29,7 @@ const DATA_COMMANDS: CommandSpec = {
     'set', 'shopt', 'trap', 'ulimit', 'umask', 'hash', 'let', 'getopts', 'shift', 'break', 'continue', 'locate', 'mdfind', 'fd', 'fdfind',
     'printenv', 'id', 'whoami', 'uname', 'hostname', 'uptime', 'ps', 'top', 'htop', 'df', 'du', 'free', 'lsof', 'pgrep', 'jobs', 'fg', 'bg',
     'popd', 'dirs', 'clear', 'tput', 'open', 'xdg-open', 'code', 'cmake', 'ninja', 'tsc', 'eslint', 'prettier', 'jest', 'vitest',
-    'pytest', 'mypy', 'ruff', 'black', 'rustc', 'javac', 'java', 'zip', 'unzip', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', '7z',
+    'pytest', 'mypy', 'ruff', 'black', 'rustc', 'javac', 'zip', 'unzip', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', '7z',
     'traceroute', 'ip', 'ifconfig', 'netstat', 'ss', 'dmesg', 'getent', 'last', 'lastb', 'lastlog', 'who', 'w', 'lsblk', 'blkid', 'mount', 'export',
     'declare', 'local', 'readonly', 'typeset', 'unset', 'shellcheck', 'shfmt', 'nproc', 'lscpu', 'env',
   ],
@@ -36,7 +37,7 @@ const DATA_COMMANDS: CommandSpec = {
 
 const ALL: readonly CommandSpec[] = [
   ...FILE_SPECS, ...GIT_SPECS, ...PROCESS_SPECS, ...SERVICE_SPECS, ...DISK_SPECS, ...SECURITY_SPECS, ...PACKAGE_SPECS, ...CONTAINER_SPECS,
-  ...CLOUD_SPECS, ...DATABASE_SPECS, ...NETWORK_SPECS, ...SYSTEM_SPECS, ...SHELL_SPECS, ...MAKE_SPECS, ...INTERPRETER_SPECS, DATA_COMMANDS,
+  ...CLOUD_SPECS, ...DATABASE_SPECS, ...NETWORK_SPECS, ...SYSTEM_SPECS, ...SHELL_SPECS, ...MAKE_SPECS, ...INTERPRETER_SPECS, ...WINDOWS_SPECS, DATA_COMMANDS,
 ];
 
 const REGISTRY: ReadonlyMap<string, CommandSpec> = buildRegistry(ALL);

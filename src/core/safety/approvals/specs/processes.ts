@@ -124,8 +124,11 @@ function taskkill(command: Command, scan: Scan): void {
   flag(scan, everyProcess ? REASONS.killAll : REASONS.killProcesses);
 }
 
-/** A WQL condition every process meets (`ProcessId > 0`, `ProcessId != 0`, `Name like '%'`). */
-const WQL_ALL_PASS = /^\s*(processid\s*(>=?\s*[01]|!=\s*0|<>\s*0)|name\s+like\s+['"]%['"])\s*$/i;
+/**
+ * A WQL condition every process meets (`ProcessId > 0`, `ProcessId != 0`, `Name like '%'`), or all but the kernel's
+ * own: pid 0 is the idle process and 4 is System, so `ProcessId > 4` selects every real process.
+ */
+const WQL_ALL_PASS = /^\s*(processid\s*(>\s*[0-4]|>=\s*[0-5]|!=\s*[04]|<>\s*[04])|name\s+like\s+['"]%['"])\s*$/i;
 
 /** `wmic process [where "…"] call terminate` (or `delete`): with no condition, or one every process meets, every process. */
 function wmic(command: Command, scan: Scan): void {
@@ -147,5 +150,7 @@ export const PROCESS_SPECS: readonly CommandSpec[] = [
   { names: ['net', 'net.exe'], rules: [{ sub: 'stop', reason: REASONS.stopService }, { sub: 'user', operand: /^\/(delete|add)$/i, reason: REASONS.accounts }, { sub: 'localgroup', operand: /^\/(add|delete)$/i, reason: REASONS.accounts }] },
   { names: ['taskkill', 'taskkill.exe'], check: taskkill },
   { names: ['wmic', 'wmic.exe'], check: wmic },
+  // `xkill -all` kills every X client (each window's program) after one click; `xkill -id 0x…` one window's.
+  { names: ['xkill'], rules: [{ option: /^-all$/, reason: REASONS.killProcesses }] },
   { names: ['screen'], rules: [{ option: /^-X$/, operand: /^quit$/, reason: REASONS.killProcesses }] },
 ];
