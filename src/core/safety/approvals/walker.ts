@@ -8,7 +8,7 @@ import { ALL_PROCESSES, flag, UNKNOWN, type Scan } from './scan.js';
 import { withShellTree, type ShellNode } from './shell-parser.js';
 import { ARRAY_SEPARATOR, expandToString, expandWord, type Substitution, type WordContext } from './shell-words.js';
 import { runBuiltin } from './shell-builtins.js';
-import { checkReadSource, checkWriteTarget } from './write-targets.js';
+import { checkReadSource, checkWriteTarget, DISK_DEVICE } from './write-targets.js';
 import { runWrittenFile } from './specs/shells.js';
 import { readPowerShell } from './specs/interpreters.js';
 
@@ -30,6 +30,8 @@ interface Flow {
   names: string[];
   /** `find ROOTS -name …`, whose output is unknown: each line it prints is a path under one of these, NUL-ended with -print0. */
   findRoots?: { roots: string[]; nul: boolean };
+  /** `ls /dev/sd*`, `lsblk -p`: a listing of disk devices, as a line that stands for each of them (a disk glob). */
+  devices?: string;
 }
 
 const NO_FLOW: Flow = { output: null, downloaded: false, decoded: false, names: [] };
@@ -223,14 +225,21 @@ function walkWhile(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
   return NO_FLOW;
 }
 
+/** Commands that pass on (some of) the lines they read, each unchanged or cut to a field. */
+const LINE_FILTERS: ReadonlySet<string> = new Set(['grep', 'egrep', 'awk', 'gawk', 'mawk', 'cut', 'sed', 'head', 'tail', 'sort', 'uniq', 'tr']);
+
 function walkPipeline(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
   let input = stdin;
   let flow = NO_FLOW;
   const upstream: string[] = [];
+  let devices: string | undefined;
   for (const stage of children(node)) {
     flow = walk(stage, scan, input);
     upstream.push(...flow.names);
-    input = { kind: 'pipe', text: flow.output?.text ?? null, downloaded: flow.downloaded, decoded: flow.decoded || flow.output?.decoded === true, upstream: [...upstream] };
+    // `lsblk -ndo PATH,TYPE | awk '$2 == "disk" {print $1}' | while read -r d`: what a filter keeps of a device listing
+    // is still disk devices, whatever its condition selects.
+    devices = flow.devices ?? (devices !== undefined && flow.names.every((n) => LINE_FILTERS.has(n)) ? devices : undefined);
+    input = { kind: 'pipe', text: devices ?? flow.output?.text ?? null, downloaded: flow.downloaded, decoded: flow.decoded || flow.output?.decoded === true, upstream: [...upstream] };
   }
   return { ...flow, downloaded: input?.kind === 'pipe' && input.downloaded, decoded: input?.kind === 'pipe' && input.decoded };
 }
@@ -427,7 +436,19 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   // Filters pass on what they read: `curl … | tee a.sh | sh` still runs the download.
   const piped = input?.kind === 'pipe' && !redirected.toFile ? input : null;
   const findRoots = called === 'find' && output === null ? startingPoints(argv) : undefined;
-  return { output, downloaded: isDownloader(argv) || piped?.downloaded === true, decoded: invocation.decoded || piped?.decoded === true, names: [called], findRoots };
+  const devices = redirected.toFile ? undefined : deviceListing(called, argv);
+  return { output, downloaded: isDownloader(argv) || piped?.downloaded === true, decoded: invocation.decoded || piped?.decoded === true, names: [called], findRoots, devices };
+}
+
+/** `ls /dev/nvme*n1` lists those disks (the glob stands for each); `lsblk` lists disks, by path with `-p` or a PATH column. */
+function deviceListing(called: string, argv: readonly string[]): string | undefined {
+  if (called === 'ls') {
+    const operands = argv.slice(1).filter((a) => !a.startsWith('-'));
+    return operands.length > 0 && operands.every((o) => DISK_DEVICE.test(o)) ? `${operands.join('\n')}\n` : undefined;
+  }
+  if (called !== 'lsblk') return undefined;
+  const byPath = argv.some((a) => /^-[a-zA-Z]*p[a-zA-Z]*$/.test(a) || a === '--paths' || /(^|[,=])PATH(,|$)/.test(a));
+  return byPath ? '/dev/sd?\n' : 'sd?\n';
 }
 
 /** find's starting points (`.` when none is given) and whether it prints NUL-ended names. */
