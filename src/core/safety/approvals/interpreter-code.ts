@@ -16,11 +16,12 @@ const STRING = String.raw`(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|\x60((?:[^\
 /** Calls that start a process, per language family; the first string argument is the command when literal. */
 const EXEC_CALLS: Readonly<Record<Language, RegExp>> = {
   python: /(?:\bos|__import__\(\s*['"]os['"]\s*\))\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?)\s*\(|(?:\bsubprocess|__import__\(\s*['"]subprocess['"]\s*\))\.\w+\s*\(|\b(?:commands\.getoutput|pty\.spawn|asyncio\.create_subprocess_(?:shell|exec))\s*\(/g,
-  node: /(?<![\w.$])(?:(?:child_process|cp|childProcess|require\(\s*['"](?:node:)?child_process['"]\s*\))\s*\.\s*)?(?:execSync|execFileSync|spawnSync|exec|execFile|spawn|fork)\s*\(|\bBun\.(?:spawn|spawnSync)\s*\(|\bDeno\.(?:run|Command)\s*\(|\bnew\s+Deno\.Command\s*\(|(?<![\w.])\$(?=`)|\bimport\(\s*['"](?:node:)?child_process['"]\s*\)/g,
+  node: /(?<![\w.$])(?:(?:child_process|cp|childProcess|require\(\s*['"](?:node:)?child_process['"]\s*\))\s*\.\s*)?(?:execSync|execFileSync|spawnSync|exec|execFile|spawn|fork)\s*\(|\bBun\.(?:spawn|spawnSync)\s*\(|\bDeno\.(?:run|Command)\s*\(|\bnew\s+Deno\.Command\s*\(|(?<![\w.])\$(?=`)|\bBun\.\$(?=`)|\bimport\(\s*['"](?:node:)?child_process['"]\s*\)/g,
   perl: /(?<![\w$>])(?:system|exec)\s*\(?|\bqx\s*[{(/|]/g,
   ruby: /(?<![\w.])(?:system|exec|spawn)\s*\(?|\b(?:IO\.popen|Open3\.\w+|Process\.spawn)\s*[({]?/g,
   php: /(?<![\w>])(?:system|exec|shell_exec|passthru|proc_open|popen|pcntl_exec)\s*\(/g,
-  lua: /\b(?:os\.execute|io\.popen)\s*\(/g,
+  // Neovim's Lua API: `vim.fn.system({'rm', '-rf', p})`, `vim.system(…)`, `vim.fn.jobstart(…)`, `vim.uv.spawn(…)`.
+  lua: /\b(?:os\.execute|io\.popen|vim\.fn\.(?:system|systemlist|jobstart|termopen)|vim\.system|vim\.(?:uv|loop)\.spawn)\s*\(/g,
   r: /\b(?:system2?|shell)\s*\(/g,
   julia: /\brun\s*\(\s*(?=`)/g,
   tcl: /(?<![\w$])(?:exec|spawn|open\s+"\|)\s*/g,
@@ -81,6 +82,18 @@ const EVERY_PROCESS = /\blistdir\s*\(\s*['"]\/proc\/?['"]|\bglob\s*\(\s*['"]\/pr
 const PROCESS_FILTER = /\.(?:name|cmdline|username|exe|uids)\s*\(|\.info\s*\[|\/proc\/[^'"]*\/(?:comm|cmdline|status)/;
 const KILL_CALL = /\b(?:os\.kill|os\.killpg|process\.kill|Process\.kill|posix_kill|signal\.pthread_kill)\s*\(|(?<![\w.$>])kill\s*\(?\s*['"]?-?\w+['"]?\s*(?:,|=>)\s*\$?\w/;
 const DECODE_AND_RUN = /\b(?:exec|eval|system|Function)\s*\([^;\n]{0,80}?(?:b64decode|atob|Buffer\.from\([^)]*base64|decode\(\s*['"]base64|unpack\s*\(?\s*['"]m|base64_decode|decode64|codecs\.decode)/;
+/** What fetches text from the network in these languages (the argument of an eval that runs downloaded code). */
+const FETCHED = String.raw`(?:\burlopen\s*\(|\burllib\.request\.|\b(?:requests|httpx)\.get\s*\(|\bfetch\s*\(|\bhttps?\.get\s*\(|\bNet::HTTP\.get|\bURI\.open\s*\(|\bURI\.parse\([^)]*\)\.read|\bopen\s*\(\s*['"]https?:|\bfile_get_contents\s*\(\s*['"]https?:|\bcurl_exec\s*\(|\bLWP::Simple::get|\bget\s*\(\s*['"]https?:|\bHTTP::Tiny->new->get)`;
+/**
+ * `exec(urlopen(URL).read())`, `eval(await (await fetch(URL)).text())`, `fetch(URL).then(r => r.text()).then(eval)`,
+ * `code = requests.get(URL).text; exec(code)`: code downloaded and run, as `curl … | sh` is.
+ */
+const RUNS_FETCHED: readonly RegExp[] = [
+  new RegExp(String.raw`(?<![\w.])(?:exec|eval|Function|instance_eval|load|loadstring|eval_string)\s*\(\s*(?:await\s*)?[^;\n]{0,160}?${FETCHED}`),
+  /\.then\s*\(\s*(?:eval|Function)\s*\)/,
+];
+const FETCHED_INTO = new RegExp(String.raw`\b([A-Za-z_]\w*)\s*=\s*(?:await\s+)?[^;\n=]{0,80}?${FETCHED}`, 'g');
+
 const BASE64_LITERAL = /(?:b64decode|atob|Buffer\.from|base64_decode|decode64|unpack\s*\(?\s*['"]m['"]\s*,)\s*\(?\s*b?['"]([A-Za-z0-9+/=]{8,})['"]/g;
 
 /** `'~'`, `os.path.expanduser('~/x')`, `Path.home()`, `process.env.HOME` …: the path text a call is given, or null. */
@@ -88,9 +101,17 @@ function targetText(code: string, at: number): string | null {
   const rest = code.slice(at, at + 200);
   const literal = new RegExp(`^${STRING}`).exec(rest);
   if (literal !== null) return literal[1] ?? literal[2] ?? literal[3] ?? '';
-  const expanded = new RegExp(String.raw`^(?:os\.path\.expanduser|File\.expand_path|Path)\s*\(\s*${STRING}`).exec(rest);
+  const expanded = new RegExp(String.raw`^(?:os\.path\.expanduser|File\.expand_path|(?:pathlib\.)?Path)\s*\(\s*${STRING}`).exec(rest);
   if (expanded !== null) return expanded[1] ?? expanded[2] ?? expanded[3] ?? '';
-  const home = /^(?:(?:pathlib\.)?Path\.home\(\)|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home|process\.env\.HOME|process\.env\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.getenv\(['"]HOME['"]\)|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|Sys\.getenv\(['"]HOME['"]\)|path\.expand\(['"]~['"]\)|homedir\(\))/.exec(rest);
+  // `path.join(os.homedir(), '.npmrc')`, `os.path.join('/etc', 'x')`: a joined path is its first part and literal rest.
+  const join = /^(?:require\(\s*['"](?:node:)?path['"]\s*\)|\bpath|os\.path|File)\.(?:join|resolve)\s*\(\s*/.exec(rest);
+  if (join !== null) {
+    const parts = argumentWords(callTail(rest.slice(join[0].length)));
+    const [first, ...tail] = parts;
+    if (first === undefined || first === UNKNOWN || tail.some((p) => p.includes(UNKNOWN) || p.startsWith("'"))) return null;
+    return [first.replace(/\/+$/, ''), ...tail.map((p) => p.replace(/^\/+|\/+$/g, ''))].join('/');
+  }
+  const home = /^(?:(?:pathlib\.)?Path\.home\(\)|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home|process\.env\.HOME|process\.env\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.getenv\(['"]HOME['"]\)|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|Sys\.getenv\(['"]HOME['"]\)|path\.expand\(['"]~['"]\)|vim\.env\.HOME|vim\.(?:uv|loop)\.os_homedir\(\)|homedir\(\))/.exec(rest);
   if (home === null) return null;
   // `$ENV{HOME} . "/.cpan"`, `os.homedir() + '/x'`, `Path.home() / 'x'`, `os.path.join(HOME, 'x')`
   const joined = new RegExp(String.raw`^\s*\)?\s*(?:\+|\.|\/|,)\s*${STRING}`).exec(rest.slice(home[0].length));
@@ -98,9 +119,33 @@ function targetText(code: string, at: number): string | null {
   return tail === '' ? '~' : `~/${tail}`;
 }
 
-function stringArguments(code: string, at: number): string | null {
+/**
+ * `[shutil.rmtree(p) for p in Path.home().iterdir()]`, `for f in os.listdir('/srv'): os.remove(f)`: a delete whose
+ * argument is the variable of a loop over a directory's entries deletes `DIR/*`. A condition on the entries other
+ * than their kind (`if p.is_dir()`) narrows them to names the detector cannot know: `DIR/<unknown>`.
+ */
+function loopTarget(code: string, at: number): string | null {
+  const name = /^\s*\(?\s*([A-Za-z_]\w*)\b(?:\.path\b)?\s*[,)]/.exec(code.slice(at, at + 80))?.[1];
+  if (name === undefined) return null;
+  const loop = new RegExp(String.raw`\bfor\s+${name}\s+in\s+([^\n;\]]{1,200})`).exec(code);
+  if (loop === null) return null;
+  const iterable = loop[1] as string;
+  const entries = /^(.{1,120}?)\.(?:iterdir\(\s*\)|r?glob\(\s*['"]\*['"]\s*\))/.exec(iterable);
+  const listed = entries === null ? /^(?:os\.(?:listdir|scandir)|glob\.i?glob)\s*\(\s*/.exec(iterable) : null;
+  const dir = entries !== null ? targetText(entries[1] as string, 0) : listed === null ? null : targetText(iterable, listed[0].length);
+  if (dir === null) return null;
+  const pattern = listed?.[0].startsWith('glob') === true ? dir : `${dir.replace(/\/+$/, '')}/*`;
+  const condition = /\bif\b(.*)$/.exec(iterable.slice((entries ?? listed)?.[0].length ?? 0))?.[1];
+  const onlyKind = condition === undefined || /^\s*(?:not\s+)?\w+\.(?:is_dir|is_file|is_symlink|exists)\(\s*\)\s*(?::.*)?$|^\s*os\.path\.(?:isdir|isfile|exists)\(\s*\w+\s*\)\s*(?::.*)?$/.test(condition);
+  return onlyKind ? pattern : pattern.replace(/\*$/, UNKNOWN);
+}
+
+function stringArguments(code: string, at: number, language: Language): string | null {
   const rest = code.slice(at, at + 2000);
   const list = /^\s*[[(]?\s*\[/.test(rest) ? /\[([^\]]*)\]/.exec(rest) : null;
+  // Lua writes an argv list as a table: `vim.fn.system({'rm', '-rf', p})`.
+  const table = list === null && language === 'lua' && /^\s*\(?\s*\{/.test(rest) ? /\{([^}]*)\}/.exec(rest) : null;
+  if (table !== null) return argumentWords(table[1] ?? '').join(' ');
   if (list !== null) return argumentWords(list[1] ?? '').join(' ');
   const first = new RegExp(String.raw`^\s*\(?\s*(?:[\w.]+\s*,\s*)?${STRING}`).exec(rest);
   if (first === null) return null;
@@ -171,7 +216,7 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
   for (const match of code.matchAll(EXEC_CALLS[language])) {
     flag(scan, REASONS.interpreterExec);
     const at = (match.index ?? 0) + match[0].length;
-    const command = language === 'tcl' ? (/^[^\n;\]]*/.exec(code.slice(at))?.[0] ?? null) : (nonEmpty(stringArguments(code, at)) ?? decodedArgument(code, at));
+    const command = language === 'tcl' ? (/^[^\n;\]]*/.exec(code.slice(at))?.[0] ?? null) : (nonEmpty(stringArguments(code, at, language)) ?? decodedArgument(code, at));
     if (command !== null) scan.runShell(unescapeLiteral(command));
   }
   if (BACKTICK_EXEC.has(language)) {
@@ -190,11 +235,13 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
   const literalPaths = (): string[] => [...code.matchAll(PATH_LITERAL)].map((m) => m[1] as string);
   const recursive = RECURSIVE_FLAG.test(code);
   for (const match of [...code.matchAll(RECURSIVE_DELETE), ...(recursive ? code.matchAll(FLAGGED_DELETE) : [])]) {
-    const target = targetText(code, (match.index ?? 0) + match[0].length);
+    const at = (match.index ?? 0) + match[0].length;
+    const target = targetText(code, at) ?? loopTarget(code, at);
     judgeRecursiveDelete(target === null ? literalPaths() : [target], scan);
   }
   for (const match of [...code.matchAll(FILE_DELETE), ...(recursive ? [] : code.matchAll(FLAGGED_DELETE))]) {
-    const target = targetText(code, (match.index ?? 0) + match[0].length);
+    const at = (match.index ?? 0) + match[0].length;
+    const target = targetText(code, at) ?? loopTarget(code, at);
     // `os.remove(p) for p in glob.glob('/var/tmp/*.lock')`: the paths the code names are what it deletes.
     for (const path of target === null ? literalPaths() : [target]) judgeFileDelete(path, scan);
   }
@@ -218,6 +265,9 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
   const killsEveryListed = EVERY_PROCESS.test(code) && !PROCESS_FILTER.test(code) && (KILL_CALL.test(code) || /\.(?:kill|terminate|send_signal)\s*\(/.test(code));
   if (KILL_ALL.some((re) => re.test(code)) || killsEveryListed) flag(scan, REASONS.killAll);
   else if (KILL_CALL.test(code) || (/\bpsutil\b/.test(code) && /\.(?:kill|terminate|send_signal)\s*\(/.test(code))) flag(scan, REASONS.killProcesses);
+  const fetchedNames = [...code.matchAll(FETCHED_INTO)].map((m) => m[1] as string);
+  const runsFetchedName = fetchedNames.some((name) => new RegExp(String.raw`(?<![\w.])(?:exec|eval|Function)\s*\(\s*${name}\b`).test(code));
+  if (RUNS_FETCHED.some((re) => re.test(code)) || runsFetchedName) flag(scan, REASONS.pipeToShell);
   if (DECODE_AND_RUN.test(code)) {
     flag(scan, REASONS.obfuscatedCode);
     for (const match of code.matchAll(BASE64_LITERAL)) {

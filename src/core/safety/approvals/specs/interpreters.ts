@@ -1,6 +1,6 @@
 import { readInterpreterCode, type Language } from '../interpreter-code.js';
 import { REASONS } from '../reasons.js';
-import { flag, type Scan } from '../scan.js';
+import { flag, UNKNOWN, type Scan } from '../scan.js';
 import { checkWriteTarget } from '../write-targets.js';
 import { runsDownloadedFile, runStdinCode } from './shells.js';
 import { valuesOf, type Command, type CommandSpec } from './spec.js';
@@ -84,24 +84,69 @@ function interpreterCheck(interpreter: Interpreter) {
   };
 }
 
-/** awk's `system()`, `print | "cmd"`, `"cmd" | getline`, `print > "/etc/x"`. */
+/** One awk string expression: literals, `ENVIRON["X"]`, variables, fields, glued by juxtaposition (awk's concatenation). */
+const AWK_TERM = String.raw`(?:"(?:[^"\\]|\\.)*"|ENVIRON\[\s*"\w+"\s*\]|\$\w+\b|(?!(?:print|printf|getline|close|in|if|while|for|do|return|else|BEGIN|END)\b)[A-Za-z_]\w*\b)`;
+const AWK_EXPR = String.raw`${AWK_TERM}(?:[ \t]*${AWK_TERM})*`;
+/** Where awk runs a command: `system(E)`, `print … | E`, `print … |& E` (gawk's coprocess), `E | getline`, `E |& getline`. */
+const AWK_COMMANDS: readonly RegExp[] = [
+  new RegExp(String.raw`\bsystem\s*\(\s*(${AWK_EXPR})\s*\)`, 'g'),
+  new RegExp(String.raw`\bprintf?\b[^;}|]*\|&?\s*(${AWK_EXPR})`, 'g'),
+  new RegExp(String.raw`(${AWK_EXPR})\s*\|&?\s*getline\b`, 'g'),
+];
+
+/**
+ * An awk string expression as the shell text it builds: a literal is itself, `ENVIRON["HOME"]` the shell's `$HOME`,
+ * a variable the expression it was last assigned (in the program or by `-v`), anything else (a field) unknown.
+ */
+function awkString(expr: string, program: string, assigned: ReadonlyMap<string, string>, depth = 0): string {
+  return [...expr.matchAll(new RegExp(AWK_TERM, 'g'))].map(([term]) => {
+    if (term.startsWith('"')) return term.slice(1, -1).replace(/\\(["\\/])/g, '$1').replace(/\\n/g, '\n');
+    const env = /^ENVIRON\[\s*"(\w+)"/.exec(term);
+    if (env !== null) return `"$${env[1] as string}"`;
+    if (term.startsWith('$') || depth > 3) return UNKNOWN;
+    const assignments = [...program.matchAll(new RegExp(String.raw`(?<![\w$])${term}\s*=(?!=)\s*(${AWK_EXPR})`, 'g'))];
+    const last = assignments.at(-1)?.[1];
+    if (last !== undefined) return awkString(last, program, assigned, depth + 1);
+    return assigned.get(term) ?? UNKNOWN;
+  }).join('');
+}
+
+/** awk's `system()`, pipes to and from commands (`print | "cmd"`, `"cmd" | getline`, gawk's `|&`), `print > "/etc/x"`. */
 function awk(command: Command, scan: Scan): void {
   const program = valuesOf(command, '-f').length > 0 ? undefined : command.operands[0];
   if (program === undefined) return;
-  for (const match of program.matchAll(/\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"/g)) {
-    flag(scan, REASONS.interpreterExec);
-    scan.runShell(match[1] as string);
+  const assigned = new Map(valuesOf(command, '-v').map((v) => [v.slice(0, Math.max(0, v.indexOf('='))), v.slice(v.indexOf('=') + 1)] as const));
+  // A command is a subprocess however harmless; its text, where the program spells it, is classified as shell code.
+  for (const pattern of AWK_COMMANDS) {
+    for (const match of program.matchAll(pattern)) {
+      flag(scan, REASONS.interpreterExec);
+      const text = awkString(match[1] as string, program, assigned);
+      if (text.replace(new RegExp(UNKNOWN, 'g'), '').trim() !== '') scan.runShell(text);
+    }
   }
-  if (/\bsystem\s*\(/.test(program) || /\|\s*getline|print[^;}]*\|\s*"/.test(program)) flag(scan, REASONS.interpreterExec);
+  if (/\bsystem\s*\(/.test(program) || /\|&?\s*getline|print[^;}]*\|&?\s*"|\|&/.test(program)) flag(scan, REASONS.interpreterExec);
   // gawk's network special files: a socket the program reads commands from or writes output to.
   if (/\/inet[46]?\/(tcp|udp)\//.test(program)) flag(scan, REASONS.remoteShell);
   for (const match of program.matchAll(/print[^;}]*>>?\s*"([^"]+)"/g)) checkWriteTarget(match[1] as string, scan);
 }
 
-/** `vim -c ':!rm -rf ~'`, `vim +'!cmd'`, `--cmd`, `:call system(…)`. */
+/** Ex commands that run the rest of the line as code of an embedded language (`:lua …`, `:py3 …`, `:perl …`). */
+const VIM_EMBEDDED: ReadonlyArray<readonly [RegExp, Language]> = [
+  [/^:?\s*(?:silent!?\s+)?lua\s+(.*)$/s, 'lua'],
+  [/^:?\s*(?:silent!?\s+)?(?:py3?|python3?|pyx|pythonx)\s+(.*)$/s, 'python'],
+  [/^:?\s*(?:silent!?\s+)?(?:perl|pe)\s+(.*)$/s, 'perl'],
+  [/^:?\s*(?:silent!?\s+)?(?:ruby|rub)\s+(.*)$/s, 'ruby'],
+];
+
+/** `vim -c ':!rm -rf ~'`, `vim +'!cmd'`, `--cmd`, `:call system(…)`, `:lua vim.fn.system({…})`. */
 function vim(command: Command, scan: Scan): void {
   const commands = [...valuesOf(command, '-c', '--cmd'), ...command.args.filter((a) => a.startsWith('+')).map((a) => a.slice(1))];
   for (const exCommand of commands) {
+    const embedded = VIM_EMBEDDED.map(([pattern, language]) => [pattern.exec(exCommand.trim())?.[1], language] as const).find(([code]) => code !== undefined);
+    if (embedded !== undefined) {
+      readInterpreterCode(embedded[0] as string, embedded[1], scan);
+      continue;
+    }
     const bang = /^:?\s*(?:silent\s*)?!(.*)$/s.exec(exCommand.trim());
     const system = /system\s*\(\s*['"](.*?)['"]/.exec(exCommand);
     const shell = bang?.[1] ?? system?.[1];
@@ -159,6 +204,11 @@ function powershell(command: Command, scan: Scan): void {
     flag(scan, REASONS.obfuscatedCode);
     code = Buffer.from(code, 'base64').toString('utf16le');
   }
+  // `pwsh -c "Remove-Item -Recurse $env:USERPROFILE"`: bash expanded its unset `$env` (to the unknown) and left
+  // `:USERPROFILE`; the line was written for PowerShell, so the variables its source spells are put back.
+  for (const name of new Set([...command.invocation.source.matchAll(/\$env:(\w+)/gi)].map((m) => m[1] as string))) {
+    code = code.replace(new RegExp(String.raw`(^|[^\w$])${UNKNOWN}?:${name}\b`, 'g'), `$1$env:${name}`);
+  }
   readPowerShell(code, scan);
 }
 
@@ -168,12 +218,37 @@ function powershell(command: Command, scan: Scan): void {
  */
 export function readPowerShell(code: string, scan: Scan): void {
   for (const [pattern, reason] of POWERSHELL) if (pattern.test(code)) flag(scan, reason);
+  readPowerShellDecoded(code, scan);
   const removal = /\b(?:Remove-Item|rm|del|rmdir|ri)\b([^|;]*)/gi;
   for (const match of code.matchAll(removal)) {
     const rest = match[1] ?? '';
     if (!/-Recurse\b|-r\b/i.test(rest)) continue;
     const target = /(?:-Path\s+|-LiteralPath\s+|\s)['"]?([A-Za-z]:\\[^'"\s]*|[~/$][^'"\s]*|\.[^'"\s]*)/.exec(rest)?.[1];
     scan.runArgv(['rm', '-rf', ...(target === undefined ? [] : [windowsPath(target)])]);
+  }
+}
+
+/**
+ * `iex ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('…')))`, `& ([scriptblock]::Create(…))`: decoded text
+ * run as code is obfuscated, and what it decodes to is read as PowerShell, its native commands (`shutdown /r`) as
+ * the commands they are.
+ */
+function readPowerShellDecoded(code: string, scan: Scan): void {
+  if (!/\b(?:Invoke-Expression|iex)\b|\[scriptblock\]::Create\b/i.test(code)) return;
+  for (const match of code.matchAll(/FromBase64String\s*\(\s*['"]([A-Za-z0-9+/=]{4,})['"]\s*\)/gi)) {
+    flag(scan, REASONS.obfuscatedCode);
+    const bytes = Buffer.from(match[1] as string, 'base64');
+    // [Text.Encoding]::Unicode is UTF-16LE: every other byte of ASCII text is zero.
+    const wide = /::Unicode\b/i.test(code) || (bytes.length > 1 && bytes[1] === 0);
+    const decoded = bytes.toString(wide ? 'utf16le' : 'utf8');
+    if (scan.depth > 3) continue;
+    scan.depth += 1;
+    try {
+      readPowerShell(decoded, scan);
+      scan.runShell(decoded);
+    } finally {
+      scan.depth -= 1;
+    }
   }
 }
 
