@@ -440,7 +440,10 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   return { output, downloaded: isDownloader(argv) || piped?.downloaded === true, decoded: invocation.decoded || piped?.decoded === true, names: [called], findRoots, devices };
 }
 
-/** `ls /dev/nvme*n1` lists those disks (the glob stands for each); `lsblk` lists disks, by path with `-p` or a PATH column. */
+/**
+ * `ls /dev/nvme*n1` lists those disks (the glob stands for each); `lsblk` lists disks, by path with `-p` or a PATH column,
+ * named only at run time (so `wipefs` on one is hardline, `dd of=` one asks, as for `/dev/$d`).
+ */
 function deviceListing(called: string, argv: readonly string[]): string | undefined {
   if (called === 'ls') {
     const operands = argv.slice(1).filter((a) => !a.startsWith('-'));
@@ -448,7 +451,7 @@ function deviceListing(called: string, argv: readonly string[]): string | undefi
   }
   if (called !== 'lsblk') return undefined;
   const byPath = argv.some((a) => /^-[a-zA-Z]*p[a-zA-Z]*$/.test(a) || a === '--paths' || /(^|[,=])PATH(,|$)/.test(a));
-  return byPath ? '/dev/sd?\n' : 'sd?\n';
+  return byPath ? `/dev/${UNKNOWN}\n` : `${UNKNOWN}\n`;
 }
 
 /** find's starting points (`.` when none is given) and whether it prints NUL-ended names. */
