@@ -60,4 +60,32 @@ describe('hearth serve', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--port takes a port number');
   });
+
+  // Catches a bookmark that breaks on every start (issue 12): the default port and the keychain-kept token
+  // give the same address twice; --new-token replaces the token.
+  it('prints the same address on every start, and a new token only when asked', async () => {
+    const { env } = await scriptedHome();
+    const cwd = mkdtempSync(join(tmpdir(), 'hearth-serve-ws-'));
+    const launch = async (args: string[]): Promise<string> => {
+      const child = spawnHearth(['serve', ...args], { env, cwd });
+      cleanups.push(() => void child.kill('SIGKILL'));
+      let stderr = '';
+      child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+      const url = await printedUrl(child, () => stderr);
+      // Stopped once it is serving (the exit code on SIGTERM is the first test's concern).
+      await expect.poll(() => stderr, { timeout: 10_000 }).toContain('Ctrl+C stops');
+      const exited = collect(child, undefined, 30_000);
+      child.kill('SIGTERM');
+      await exited;
+      return url;
+    };
+    const first = new URL(await launch([]));
+    const second = new URL(await launch([]));
+    expect(second.searchParams.get('token')).toBe(first.searchParams.get('token'));
+    // The default port, unless another server (a parallel test) holds it.
+    if (first.port === '47291' || second.port === '47291') expect([first.port, second.port]).toContain('47291');
+    const rotated = new URL(await launch(['--port', '0', '--new-token']));
+    expect(rotated.searchParams.get('token')).not.toBe(first.searchParams.get('token'));
+    expect(new URL(await launch(['--port', '0'])).searchParams.get('token')).toBe(rotated.searchParams.get('token'));
+  });
 });

@@ -16,7 +16,7 @@ Usage:
   hearth learning log [--limit N] [--json]               every background review, flush, reflection and curator run
   hearth approvals check "<command>"|--stdin [--json]|list|revoke <reason>   classify commands; the "always" allowlist
   hearth checkpoints list|diff <N>|rollback <N> [--dir DIR] [--yes] [--json]   undo the agent's file changes
-  hearth serve [--port N] [--open]   the interface in your browser, on 127.0.0.1 with a per-launch token
+  hearth serve [--port N] [--open] [--new-token]   the interface in your browser, on 127.0.0.1 (a stable, tokened address)
   hearth models list|download <source> [--sha256 HEX]|fit <source>   local GGUF models
   hearth prompt-size [--json]        fixed prompt overhead per toolset
   hearth scan <file|-> [--json] | --stdin-lines [--json]   check text for prompt injection

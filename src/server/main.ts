@@ -10,11 +10,14 @@ import { openEngine } from '../core/engine.js';
 import { errorMessage } from '../core/errors.js';
 import { redactingLogger, redactorFromEnvironment, type Redactor } from '../core/safety/secrets/redact.js';
 import { openBrowser } from './open-browser.js';
+import { DEFAULT_WEB_PORT, launchToken } from './launch-address.js';
 import { startWebServer } from './web-server.js';
 
 const ServeOptions = z.object({
-  port: z.number().int().min(0).max(65_535),
+  /** Absent: DEFAULT_WEB_PORT, or any free port when that one is taken. */
+  port: z.number().int().min(0).max(65_535).optional(),
   open: z.boolean(),
+  newToken: z.boolean().default(false),
   workspace: z.string().min(1),
   yolo: z.boolean(),
   overrides: z.object({
@@ -27,6 +30,18 @@ const ServeOptions = z.object({
 type ServeOptions = z.infer<typeof ServeOptions>;
 
 const DUPLICATE_SIGNAL_MS = 1000;
+
+/** The port asked for, or the default one; the default only falls back to a free port when it is taken. */
+async function listenOn<T>(port: number | undefined, start: (port: number) => Promise<T>, log: (line: string) => void): Promise<T> {
+  if (port !== undefined) return start(port);
+  try {
+    return await start(DEFAULT_WEB_PORT);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    log(`Port ${DEFAULT_WEB_PORT} is taken (another Hearth?): serving on a free port instead, so this address differs from your bookmark.`);
+    return start(0);
+  }
+}
 
 /** dist/renderer, from src/server (tsx) and from dist/server (built) alike. */
 const RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
@@ -51,7 +66,9 @@ async function serve(options: ServeOptions): Promise<number> {
   };
   let server;
   try {
-    server = await startWebServer({ service: app, port: options.port, staticDir: RENDERER_DIR, log: err });
+    const { token, note } = launchToken({ rotate: options.newToken });
+    if (note !== null) err(note);
+    server = await listenOn(options.port, (port) => startWebServer({ service: app, port, token, staticDir: RENDERER_DIR, log: err }), err);
   } catch (e) {
     await shutdown();
     throw e;

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
  * The checks every request to the loopback server passes. The server listens on 127.0.0.1 only, but a web
  * page the user visits can still reach it through the browser: by DNS rebinding (a hostile name that
  * resolves to 127.0.0.1, seen here as a foreign Host header) or by opening a WebSocket from its own
- * origin (a foreign Origin header). Both are refused; the per-launch token guards the API on top.
+ * origin (a foreign Origin header). Both are refused; the token in the printed address guards the API on top.
  */
 export class RequestGuard {
   private readonly tokenDigest: Buffer;

@@ -15,7 +15,7 @@ export interface WebServerOptions {
   port: number;
   /** The built renderer (dist/renderer). */
   staticDir: string;
-  /** Default: 32 random bytes, base64url, new on every start. */
+  /** Default: 32 random bytes, base64url (`hearth serve` passes the one kept in the keychain: launch-address.ts). */
   token?: string;
   /**
    * Largest frame accepted (bytes). The contract allows a 1M-character message with 20 attachments of
@@ -38,7 +38,7 @@ const HOST = '127.0.0.1';
 
 /**
  * Web mode: the renderer and the UI contract on 127.0.0.1. Static files need no token (they hold no data);
- * the WebSocket at /ws needs the per-launch token from the printed URL, a Host header naming this server,
+ * the WebSocket at /ws needs the token from the printed URL, a Host header naming this server,
  * and, from a browser, this server's own Origin.
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {

@@ -5,11 +5,13 @@ import { HearthError } from '../../core/errors.js';
 import { modelFlags, parseCommandArgs, readModelFlags } from '../args.js';
 import type { CliIO } from '../io.js';
 
-export const serveHelp = `Usage: hearth serve [--port N] [--open] [model flags]
-Serves the Hearth interface to your browser on 127.0.0.1 and prints its address, which carries a token
-new on every start: anyone with the address can use your sessions, so keep it private.
-  --port N   listen on port N (default: any free port)
-  --open     open the address in the default browser
+export const serveHelp = `Usage: hearth serve [--port N] [--open] [--new-token] [model flags]
+Serves the Hearth interface to your browser on 127.0.0.1 and prints its address. The address carries a token,
+the same on every start (it is kept in the OS keychain), so a bookmark keeps working: anyone with the address
+can use your sessions, so keep it private.
+  --port N      listen on port N (default: 47291, or any free port when that one is taken)
+  --open        open the address in the default browser
+  --new-token   replace the token: addresses opened or bookmarked before stop working
 Ctrl+C (or SIGTERM) stops it.`;
 
 /**
@@ -18,7 +20,7 @@ Ctrl+C (or SIGTERM) stops it.`;
  * JSON argument, relays the output, passes SIGINT/SIGTERM on, and exits with the server's code.
  */
 export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('serve', argv, { ...modelFlags, port: { type: 'string' }, open: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs('serve', argv, { ...modelFlags, port: { type: 'string' }, open: { type: 'boolean' }, 'new-token': { type: 'boolean' } });
   if (values.help) {
     io.out(`${serveHelp}\n`);
     return 0;
@@ -26,8 +28,9 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   if (positionals.length > 0) throw new HearthError('usage', `hearth serve takes no arguments (got "${positionals.join(' ')}"). Run \`hearth serve --help\`.`);
   const flags = readModelFlags(values);
   const options = {
-    port: parsePort(values.port),
+    ...(values.port === undefined ? {} : { port: parsePort(values.port) }),
     open: values.open === true,
+    newToken: values['new-token'] === true,
     workspace: io.cwd,
     yolo: flags.yolo,
     overrides: { model: flags.model, provider: flags.provider, baseUrl: flags.baseUrl, apiKeyEnv: flags.apiKeyEnv },
@@ -52,8 +55,7 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-function parsePort(text: string | undefined): number {
-  if (text === undefined) return 0;
+function parsePort(text: string): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65_535) throw new HearthError('usage', `--port takes a port number from 0 to 65535 (got "${text}").`);
   return port;
