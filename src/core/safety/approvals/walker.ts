@@ -470,8 +470,9 @@ function startingPoints(argv: readonly string[]): { roots: string[]; nul: boolea
  */
 function dashDroppedBeforeHeredoc(node: ShellNode, redirects: readonly ShellNode[]): boolean {
   const heredoc = redirects.find((r) => r.type === 'heredoc_redirect');
+  if (heredoc === undefined) return false;
   const parent = node.parent;
-  if (heredoc === undefined || parent === null) return false;
+  if (parent === null) return false;
   const gap = parent.text.slice(node.endIndex - parent.startIndex, heredoc.startIndex - parent.startIndex);
   return /^[ \t]+-[ \t]*$/.test(gap);
 }
