@@ -28,6 +28,8 @@ describe('awk: every way a program runs a command, its text classified as shell 
       ["awk -v c='rm -rf /' 'BEGIN { system(c) }'", 'hardline'],
       ['awk \'BEGIN { cmd = "ls -la"; while ((cmd | getline line) > 0) n++; print n }\'', 'dangerous'],
       ["awk '{ a[$1]++ } END { for (k in a) print k, a[k] }' logs/access.log", 'safe'],
+      // A `|` inside a string is text, not a pipe to a command.
+      ['awk \'{ print $1 "|" $2 }\' data.txt', 'safe'],
     ]);
   });
 });

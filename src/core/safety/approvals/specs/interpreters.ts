@@ -124,7 +124,9 @@ function awk(command: Command, scan: Scan): void {
       if (text.replace(new RegExp(UNKNOWN, 'g'), '').trim() !== '') scan.runShell(text);
     }
   }
-  if (/\bsystem\s*\(/.test(program) || /\|&?\s*getline|print[^;}]*\|&?\s*"|\|&/.test(program)) flag(scan, REASONS.interpreterExec);
+  // Commands the program computes (`system($0)`, `cmd | getline` of a field); a `|` inside a string (`print $1 "|" $2`) is text.
+  const code = program.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  if (/\bsystem\s*\(/.test(code) || /\|&?\s*getline|print[^;}]*\|&?\s*"|\|&/.test(code)) flag(scan, REASONS.interpreterExec);
   // gawk's network special files: a socket the program reads commands from or writes output to.
   if (/\/inet[46]?\/(tcp|udp)\//.test(program)) flag(scan, REASONS.remoteShell);
   for (const match of program.matchAll(/print[^;}]*>>?\s*"([^"]+)"/g)) checkWriteTarget(match[1] as string, scan);
