@@ -7,8 +7,8 @@ import { checkWriteTarget, isSensitivePath } from './write-targets.js';
  * Reads inline interpreter code (`python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`, `lua -e`, a heredoc
  * fed to one) for what would need approval in shell: running processes (the commands themselves are classified
  * too, so `os.system('rm -rf /')` stays hardline), recursive deletes judged by their target like `rm -rf`,
- * writes to protected paths, sockets wired to a shell, environment or key files sent over the network, and
- * fork loops. It reads patterns, not the language: what it cannot place it leaves to the other rules.
+ * writes to protected paths, sockets wired to a shell, environment or key files sent over the network, code
+ * fetched from the network and evaluated, and fork loops. It reads patterns, not the language: what it cannot place it leaves to the other rules.
  */
 export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'lua' | 'r' | 'julia' | 'tcl' | 'groovy' | 'elisp' | 'generic';
 

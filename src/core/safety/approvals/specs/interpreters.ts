@@ -7,7 +7,7 @@ import { valuesOf, type Command, type CommandSpec } from './spec.js';
 
 /**
  * Interpreters: the code they are given inline (`-c`, `-e`, `-r`, `eval`…) or on stdin is read by
- * interpreter-code.ts; awk programs, vim's `:!cmd`, AppleScript's `do shell script` and PowerShell cmdlets
+ * interpreter-code.ts; awk programs, vim's `:!cmd` (and `:lua`/`:py3` code), AppleScript's `do shell script` and PowerShell cmdlets
  * have their own small readers here.
  */
 interface Interpreter {
