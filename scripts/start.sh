@@ -23,6 +23,13 @@ electron_binary() {
   node -e 'const p = require("electron"); require("fs").accessSync(p, require("fs").constants.X_OK); console.log(p)' 2>/dev/null
 }
 
+# dist/renderer is older than any file it is built from (or missing).
+renderer_stale() {
+  local built=dist/renderer/index.html
+  [ -f "$built" ] || return 0
+  [ -n "$(find src/renderer src/shared vite.config.ts package-lock.json -newer "$built" -print -quit 2>/dev/null)" ]
+}
+
 has_display() {
   case "$(uname -s)" in
     Darwin | MINGW* | MSYS* | CYGWIN*) return 0 ;;
@@ -49,8 +56,10 @@ case "$mode" in
     exec "$(electron_binary)" . "$@"
     ;;
   web)
-    npm run --silent build   # the CLI and the injection scanner's model weights (scripts/train-injection-model.ts)
-    npx vite build --logLevel warn
+    # The CLI (incremental tsc) and the injection scanner's weights (retrained only when what they are trained
+    # from changed), then the renderer only when its sources are newer than the last build.
+    npm run --silent build
+    if renderer_stale; then npx vite build --logLevel warn; fi
     exec node bin/hearth.js serve --open "$@"
     ;;
   terminal)

@@ -1,7 +1,10 @@
 /**
  * Trains the injection scanner's learned model and writes its weights file (a build output, git-ignored):
  *
- *   node --import tsx scripts/train-injection-model.ts [--out <path>]
+ *   node --import tsx scripts/train-injection-model.ts [--out <path>] [--if-stale]
+ *
+ * `--if-stale` does nothing when the weights file is newer than everything training reads (see `isStale`): what
+ * `npm start` and vitest's global setup use, so an unchanged checkout does not spend a minute retraining.
  *
  * Runs in `npm run build`, `scripts/test.sh` and vitest's global setup. Data, in a fixed order:
  * - the dev split (test/fixtures/injection-corpus/dev-split.jsonl) and the old corpus (attacks/clean.jsonl);
@@ -13,7 +16,7 @@
  * `greyAt` 5 %, and `clearAt` with the rules a score below it overrules (see below). Deterministic: same
  * inputs, same bytes.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { findInvisibleCharacters } from '../src/core/safety/injection/invisible-unicode.js';
 import { scoreSegment, segments } from '../src/core/safety/injection/linear-model.js';
@@ -42,6 +45,34 @@ const OVERRULE_MIN_CLEAN = 3;
 
 const outArg = process.argv.indexOf('--out');
 const out = outArg >= 0 ? (process.argv[outArg + 1] as string) : defaultWeightsPath(REPO_ROOT);
+
+/**
+ * Whether `out` is older than anything training reads: this script, the scanner's code (the rules choose the
+ * overrule thresholds, so every file there counts), the corpus, and the installed packages (their READMEs are
+ * the benign documents; npm rewrites node_modules/.package-lock.json on every install).
+ */
+function isStale(): boolean {
+  if (!existsSync(out)) return true;
+  const built = statSync(out).mtimeMs;
+  const inputs = [
+    import.meta.filename,
+    ...filesUnder(join(REPO_ROOT, 'src/core/safety/injection')),
+    ...filesUnder(join(REPO_ROOT, 'test/fixtures/injection-corpus')),
+    // Corpus entries may name a file under docs/ as their text (`file` entries).
+    ...filesUnder(join(REPO_ROOT, 'docs')),
+    join(REPO_ROOT, 'node_modules/.package-lock.json'),
+  ];
+  return inputs.some((path) => existsSync(path) && statSync(path).mtimeMs > built);
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(join(dir, d.name)) : [join(dir, d.name)]));
+}
+
+if (process.argv.includes('--if-stale') && !isStale()) {
+  console.log(`train-injection-model: ${relative(REPO_ROOT, out)} is up to date`);
+  process.exit(0);
+}
 
 const view = (text: string): string => buildTextView(text, findInvisibleCharacters(text)).text;
 
