@@ -66,6 +66,8 @@ describe('injection scanner on the dev split', () => {
 // flagged from 7.9 % to 6.2 % at 0.4 points of attacks (dev10) and changed nothing (dev11); on the frozen test
 // split the same build measured 86.0 % / 3.9 % (14 of 360 clean texts; it had measured 84.4 % / 2.5 % halfway).
 // Choosing between builds by the test split would be tuning on it, so the floor follows the dev-chosen build.
+// 2026-12-03, after round dev12 (2,245 more dev items) and its rule fixes: test rules 52.7 % / 3.3 %, combined
+// 87.4 % / 3.6 %; dev rules 27.8 % / 5.4 %. The floors are unchanged.
 const RULES_TEST: Score = { recall: 0.515, falsePositives: 0.04 };
 const COMBINED_TEST: Score = { recall: 0.85, falsePositives: 0.045 };
 const RULES_DEV: Score = { recall: 0.27, falsePositives: 0.055 };
