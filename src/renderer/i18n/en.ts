@@ -234,7 +234,7 @@ export const en = {
   'safety.ran': 'ran',
   'safety.refused': 'refused',
   'settings.approvalTimeout': 'Unanswered requests are denied after {seconds} s.',
-  'settings.allowlist': 'Always allowed (one pattern per line)',
+  'settings.allowlist': 'Always allowed: one reason per line, as the approval dialog names it (e.g. “recursive delete”)',
   'settings.tools': 'Tools',
   'settings.toolset': 'Toolset: {toolset}',
   'settings.shortcuts': 'Shortcuts',

@@ -231,7 +231,7 @@ export const zhCN: Record<MessageKey, string> = {
   'safety.ran': '已运行',
   'safety.refused': '已拒绝',
   'settings.approvalTimeout': '无人回应的请求会在 {seconds} 秒后被拒绝。',
-  'settings.allowlist': '始终允许（每行一个模式）',
+  'settings.allowlist': '始终允许：每行一个原因，与审批对话框中显示的一致（例如 “recursive delete”）',
   'settings.tools': '工具',
   'settings.toolset': '工具集：{toolset}',
   'settings.shortcuts': '快捷键',
