@@ -37,3 +37,19 @@ export function useT(): Translate {
   const language = useSettings((s) => s.language);
   return useCallback((key: MessageKey, params?: Params) => translate(language, key, params), [language]);
 }
+
+/** Dates and times in the app's language (not the browser's): "3 Dec 2026, 14:05" / "2026年12月3日 14:05". */
+export function formatDate(language: Language, at: number | string | Date): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
+}
+
+export function useFormatDate(): (at: number | string | Date) => string {
+  const language = useSettings((s) => s.language);
+  return useCallback((at: number | string | Date) => formatDate(language, at), [language]);
+}
+
+/** A word the engine records (an approval decision, a session origin) in the app's language, or as recorded when unknown. */
+export function translateRecorded(t: Translate, prefix: 'decision' | 'origin', value: string): string {
+  const key = `${prefix}.${value}`;
+  return key in en ? t(key as MessageKey) : value;
+}

@@ -3,7 +3,7 @@ import type { LearningRun } from '../../shared/learning-journal.js';
 import { useServices } from '../app/services.js';
 import { ErrorText } from '../common/ErrorText.js';
 import { useAttempt } from '../common/use-attempt.js';
-import { useT, type MessageKey } from '../i18n/i18n.js';
+import { useFormatDate, useT, type MessageKey } from '../i18n/i18n.js';
 
 const KIND_KEYS: Record<LearningRun['kind'], MessageKey> = {
   memory_review: 'learning.kind.memory_review',
@@ -29,6 +29,7 @@ const OUTCOME_KEYS: Record<NonNullable<LearningRun['outcome']> | 'running', Mess
  */
 export function LearningView() {
   const t = useT();
+  const formatDate = useFormatDate();
   const { api } = useServices();
   const [runs, setRuns] = useState<LearningRun[]>([]);
   const { error, attempt } = useAttempt();
@@ -56,7 +57,7 @@ export function LearningView() {
                 <span className={`badge${outcome === 'saved' ? ' ok' : ''}`} data-testid="learning-run-outcome">
                   {t(OUTCOME_KEYS[outcome])}
                 </span>
-                <span className="muted"> · {new Date(run.startedAt).toLocaleString()}</span>
+                <span className="muted"> · {formatDate(run.startedAt)}</span>
               </div>
               <RunReason run={run} />
             </li>

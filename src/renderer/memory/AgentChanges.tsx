@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { MemoryChangeView } from '../../shared/contract.js';
-import { useT } from '../i18n/i18n.js';
+import { useFormatDate, useT } from '../i18n/i18n.js';
 
 /**
  * The agent's recent removals and replacements of memory entries, each named and with undo (issue 11):
@@ -8,6 +8,7 @@ import { useT } from '../i18n/i18n.js';
  */
 export function AgentChanges({ changes, onUndo }: { changes: readonly z.infer<typeof MemoryChangeView>[]; onUndo: (changeId: number) => Promise<boolean> }) {
   const t = useT();
+  const formatDate = useFormatDate();
   if (changes.length === 0) return null;
   return (
     <div className="agent-changes card" data-testid="memory-changes">
@@ -16,7 +17,7 @@ export function AgentChanges({ changes, onUndo }: { changes: readonly z.infer<ty
         {changes.map((change) => (
           <li key={change.id} className="memory-entry" data-testid="memory-change" data-change-id={change.id} data-undone={change.undone}>
             <span className="entry-text">{change.message}</span>
-            <span className="muted">{new Date(change.createdAt).toLocaleString()}</span>
+            <span className="muted">{formatDate(change.createdAt)}</span>
             {change.undone ? (
               <span className="muted" data-testid="memory-change-undone">
                 {t('memory.undone')}

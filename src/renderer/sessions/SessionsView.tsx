@@ -5,7 +5,7 @@ import { useServices } from '../app/services.js';
 import { ConfirmButton } from '../common/ConfirmButton.js';
 import { ErrorText } from '../common/ErrorText.js';
 import { useAttempt } from '../common/use-attempt.js';
-import { useT } from '../i18n/i18n.js';
+import { useFormatDate, useT } from '../i18n/i18n.js';
 import { splitSnippet } from './snippet.js';
 
 type Session = z.infer<typeof SessionSummary>;
@@ -21,6 +21,7 @@ function Snippet({ text }: { text: string }) {
 
 export function SessionsView() {
   const t = useT();
+  const formatDate = useFormatDate();
   const { api, chat, nav } = useServices();
   const [sessions, setSessions] = useState<Session[]>([]);
   const [query, setQuery] = useState('');
@@ -66,7 +67,7 @@ export function SessionsView() {
           {results.map((r) => (
             <button type="button" key={`${r.sessionId}-${r.messageId}`} className="search-result" data-testid="search-result" data-session-id={r.sessionId} onClick={() => void open(r.sessionId)}>
               <span className="result-title">{r.sessionTitle ?? t('sessions.untitled')}</span>
-              <span className="muted"> · {r.role} · {new Date(r.createdAt).toLocaleString()}</span>
+              <span className="muted"> · {r.role} · {formatDate(r.createdAt)}</span>
               <Snippet text={r.snippet} />
             </button>
           ))}
@@ -104,7 +105,7 @@ export function SessionsView() {
                   {s.title ?? t('sessions.untitled')}
                 </span>
                 <span className="muted">
-                  {t('sessions.meta', { count: s.messageCount, model: s.model, date: new Date(s.updatedAt).toLocaleString() })}
+                  {t('sessions.meta', { count: s.messageCount, model: s.model, date: formatDate(s.updatedAt) })}
                 </span>
               </button>
             )}

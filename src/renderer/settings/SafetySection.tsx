@@ -4,7 +4,7 @@ import { useServices } from '../app/services.js';
 import { ConfirmButton } from '../common/ConfirmButton.js';
 import { ErrorText } from '../common/ErrorText.js';
 import { useAttempt } from '../common/use-attempt.js';
-import { useT } from '../i18n/i18n.js';
+import { translateRecorded, useFormatDate, useT } from '../i18n/i18n.js';
 
 type Checkpoints = RouteOutput<'checkpoints.list'>;
 type LogEntry = RouteOutput<'approvals.log'>[number];
@@ -17,6 +17,7 @@ const LOG_SHOWN = 50;
  */
 export function SafetySection() {
   const t = useT();
+  const formatDate = useFormatDate();
   const { api } = useServices();
   const [checkpoints, setCheckpoints] = useState<Checkpoints | null>(null);
   const [log, setLog] = useState<LogEntry[]>([]);
@@ -57,7 +58,7 @@ export function SafetySection() {
               {c.covers.length > 0 && (
                 <span data-testid="checkpoint-covers"> {t('safety.covers', { changes: c.covers.join(', ') })}</span>
               )}{' '}
-              <span className="muted">· {new Date(c.time).toLocaleString()} · {t('safety.files', { count: c.filesChanged })}</span>
+              <span className="muted">· {formatDate(c.time)} · {t('safety.files', { count: c.filesChanged })}</span>
             </div>
             <button type="button" data-testid="checkpoint-diff" onClick={() => void attempt(async () => setDiff({ number: c.number, text: (await api.invoke('checkpoints.diff', { number: c.number })).diff }))}>
               {t('safety.showChanges')}
@@ -80,7 +81,7 @@ export function SafetySection() {
         {log.map((entry, index) => (
           <li key={`${entry.at}-${index}`} data-testid="approval-log-entry" data-approved={entry.approved}>
             <span className={entry.approved ? 'muted' : 'danger-text'}>{entry.approved ? t('safety.ran') : t('safety.refused')}</span>{' '}
-            <code>{entry.command}</code> <span className="muted">· {entry.decision}{entry.origin === 'user' ? '' : ` · ${entry.origin}`} · {new Date(entry.at).toLocaleString()}</span>
+            <code>{entry.command}</code> <span className="muted">· {translateRecorded(t, 'decision', entry.decision)}{entry.origin === 'user' ? '' : ` · ${translateRecorded(t, 'origin', entry.origin)}`} · {formatDate(entry.at)}</span>
           </li>
         ))}
       </ul>

@@ -5,7 +5,7 @@ import { useServices } from '../app/services.js';
 import { ConfirmButton } from '../common/ConfirmButton.js';
 import { ErrorText } from '../common/ErrorText.js';
 import { useAttempt } from '../common/use-attempt.js';
-import { useT } from '../i18n/i18n.js';
+import { useFormatDate, useT } from '../i18n/i18n.js';
 import { Markdown } from '../markdown/Markdown.js';
 import { PendingChanges } from './PendingChanges.js';
 import { SkillEditor } from './SkillEditor.js';
@@ -26,6 +26,7 @@ export function filterSkills(skills: Skill[], query: string): Skill[] {
 
 export function SkillsView() {
   const t = useT();
+  const formatDate = useFormatDate();
   const { api } = useServices();
   const [skills, setSkills] = useState<Skill[]>([]);
   const [query, setQuery] = useState('');
@@ -113,7 +114,7 @@ export function SkillsView() {
               <dt>{t('skills.patched')}</dt>
               <dd>{shown.skill.usage.patched}</dd>
               <dt>{t('skills.lastUsed')}</dt>
-              <dd>{shown.skill.usage.lastUsedAt ? new Date(shown.skill.usage.lastUsedAt).toLocaleString() : t('skills.never')}</dd>
+              <dd>{shown.skill.usage.lastUsedAt ? formatDate(shown.skill.usage.lastUsedAt) : t('skills.never')}</dd>
             </dl>
             <p className="muted">
               {shown.skill.scope} · {shown.skill.location}
