@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import type { ApprovalChoice } from '../../shared/contract.js';
-import { useChat } from '../app/services.js';
+import { useChat, useSettings } from '../app/services.js';
 import { useNow } from '../common/use-now.js';
 import { useT, type MessageKey } from '../i18n/i18n.js';
+import { approvalReason } from '../i18n/approval-reasons.js';
 
 const CHOICES: { choice: z.infer<typeof ApprovalChoice>; label: MessageKey; className: string }[] = [
   { choice: 'once', label: 'approval.once', className: 'primary' },
@@ -21,6 +22,7 @@ const TITLES = { command: 'approval.title', file_write: 'approval.titleFile', se
  */
 export function ApprovalModal() {
   const t = useT();
+  const language = useSettings((s) => s.language);
   // An open question first: one kept only to show that it timed out must not hide one that can still be answered.
   const approval = useChat((s) => s.approvals.find((a) => !a.timedOut) ?? s.approvals[0]);
   const answer = useChat((s) => s.answerApproval);
@@ -40,7 +42,7 @@ export function ApprovalModal() {
         <div className="tool-label">{t('approval.why')}</div>
         <ul className="approval-reasons" data-testid="approval-reasons">
           {approval.reasons.map((reason) => (
-            <li key={reason}>{reason}</li>
+            <li key={reason}>{approvalReason(language, reason)}</li>
           ))}
         </ul>
         {approval.irreversible ? (
