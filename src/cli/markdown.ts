@@ -139,9 +139,6 @@ function renderBlocks(tokens: Token[], from: number, to: number, ctx: BlockConte
         i = end === -1 ? to : end;
         break;
       }
-      case 'html_block':
-        ctx.out.push(`${indent}${t.content}`);
-        break;
       default:
         break;
     }

@@ -247,7 +247,8 @@ function backoffDelay(baseMs: number, attempt: number): number {
   return exp + Math.random() * exp * 0.5;
 }
 
-function networkErrorCode(err: unknown): string | undefined {
+/** The socket error's code (`ECONNREFUSED`, `ENOTFOUND`…) under undici's wrappers; the provider probe reads it too. */
+export function networkErrorCode(err: unknown): string | undefined {
   // undici wraps socket errors: TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }).
   let current: unknown = err;
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {

@@ -9,6 +9,7 @@
  */
 import type { ProviderConfig } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
+import { networkErrorCode } from './http.js';
 
 export type ProbeProblem =
   /** 401/403: the key is missing, wrong or lacks access. */
@@ -175,17 +176,6 @@ function unreachableMessage(url: string, err: unknown): string {
 function hostOf(url: string): string {
   const parsed = new URL(url);
   return parsed.host;
-}
-
-function networkErrorCode(err: unknown): string | undefined {
-  // undici wraps socket errors: TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }).
-  let current: unknown = err;
-  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== 'ABORT_ERR') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /** The error text of a JSON error body (`{ error: { message } }`, `{ error: "…" }`, `{ message }`), shortened. */
