@@ -194,7 +194,7 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
   const ignored = new Set(options.ignoreRules ?? []);
   const { findings, view } = findByRules(text, ignored);
   const model = modelOpinion(view.text);
-  if (model.opinion.state === 'scored' && !ignored.has(MODEL_RULE) && modelMayOverrule(findings, proseWords(view.text) < SHORT_TEXT_WORDS ? model.overrulable.short : model.overrulable.long, model.opinion.score)) {
+  if (model.opinion.state === 'scored' && !ignored.has(MODEL_RULE) && modelMayOverrule(findings, proseWords(view.text, SHORT_TEXT_WORDS) < SHORT_TEXT_WORDS ? model.overrulable.short : model.overrulable.long, model.opinion.score)) {
     // The rules matched words an order would use; the model, trained on thousands of texts that use those
     // words benignly, is confident this one does not give an order, and for these rules its confident "no"
     // has been right far more often than the rule (out of fold; the training script picks them, each with the
