@@ -527,6 +527,8 @@ const CMD_VARIABLES: ReadonlyMap<string, string> = new Map([
 const CMD_COMMANDS: ReadonlyArray<[RegExp, string]> = [
   [/^(rd|rmdir)(\s+\/[a-z](?=\s|$))*\s+\/s(\s+\/[a-z](?=\s|$))*(?=\s|$)/i, 'rm -rf'],
   [/^(rd|rmdir)(\s+\/[a-z](?=\s|$))*(?=\s|$)/i, 'rmdir'],
+  // `del /s` deletes the matching files in every subdirectory too: a recursive delete of what the pattern names.
+  [/^(del|erase)(\s+\/[a-z](:\S*)?(?=\s|$))*\s+\/s(\s+\/[a-z](:\S*)?(?=\s|$))*(?=\s|$)/i, 'rm -rf'],
   [/^(del|erase)(\s+\/[a-z](:\S*)?(?=\s|$))*(?=\s|$)/i, 'rm -f'],
 ];
 

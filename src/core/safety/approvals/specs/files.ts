@@ -43,6 +43,8 @@ function rm(command: Command, scan: Scan): void {
 
 /** `cp -t DIR a b`, `install -t DIR`, `--target-directory=DIR`, otherwise the last operand. */
 function copyTarget(command: Command, scan: Scan): void {
+  // `rsync -n` / `--dry-run` lists what it would copy and delete, and changes nothing.
+  if (command.name === 'rsync' && hasFlag(command, 'n', '--dry-run')) return;
   const explicit = valuesOf(command, '-t', '--target-directory');
   const targets = explicit.length > 0 ? explicit : command.operands.length >= 2 ? [command.operands.at(-1) as string] : [];
   if (command.name === 'install' && hasFlag(command, 'd', '--directory')) targets.push(...command.operands);

@@ -212,6 +212,8 @@ function powershell(command: Command, scan: Scan): void {
     code = code.replace(new RegExp(String.raw`(^|[^\w$])${UNKNOWN}?:${name}\b`, 'g'), `$1$env:${name}`);
   }
   readPowerShell(code, scan);
+  // Only for code handed to pwsh: a whole line read as PowerShell (readPowerShell's other caller) is already a shell line.
+  readNativeStatements(code, scan);
 }
 
 /**
@@ -228,6 +230,53 @@ export function readPowerShell(code: string, scan: Scan): void {
     const target = /(?:-Path\s+|-LiteralPath\s+|\s)['"]?([A-Za-z]:\\[^'"\s]*|[~/$][^'"\s]*|\.[^'"\s]*)/.exec(rest)?.[1];
     scan.runArgv(['rm', '-rf', ...(target === undefined ? [] : [windowsPath(target)])]);
   }
+}
+
+/** Words that start PowerShell's own statements, not a program: `if (…) {…}`, `foreach`, `function f {…}`. */
+const POWERSHELL_KEYWORDS = /^(?:if|elseif|else|foreach|for|while|do|until|switch|function|filter|param|begin|process|end|try|catch|finally|trap|throw|return|exit|break|continue|class|enum|using|data)$/i;
+
+/**
+ * Programs run from PowerShell code (`pwsh -c "git push --force"`, `powershell -c "shutdown /r /t 0"`,
+ * `taskkill /F /IM explorer.exe`): a statement that starts with a program's name, not a cmdlet (Verb-Noun), a
+ * variable, a keyword or a script block, is judged as the shell line it is. Statements are split at `;`, newlines,
+ * `&&` and `||` outside quotes; a pipeline stays whole so `… | sh` is seen. PowerShell-only syntax (`{`, `$_`,
+ * `$(…)`) keeps a statement out: bash would read it as malformed and ask for a harmless script block.
+ */
+function readNativeStatements(code: string, scan: Scan): void {
+  if (scan.depth > 3) return;
+  for (const statement of powerShellStatements(code)) {
+    const program = /^&?\s*['"]?([A-Za-z][\w.-]*?)(?:\.exe)?['"]?(?=\s|$)/.exec(statement)?.[1];
+    if (program === undefined || POWERSHELL_KEYWORDS.test(program) || /^[A-Za-z]+-[A-Za-z]+$/.test(program)) continue;
+    if (/[{}]|\$_|\$\(/.test(statement)) continue;
+    scan.depth += 1;
+    try {
+      scan.runShell(statement.replace(/^&\s*/, '').replace(/^(['"]?)([A-Za-z][\w.-]*?)\.exe\1(?=\s|$)/i, '$2'));
+    } finally {
+      scan.depth -= 1;
+    }
+  }
+}
+
+/** PowerShell code cut into statements at `;`, newlines, `&&` and `||` that are not inside quotes. */
+function powerShellStatements(code: string): string[] {
+  const out: string[] = [];
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i] as string;
+    if (quote !== '') {
+      if (c === quote) quote = '';
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === ';' || c === '\n' || ((c === '&' || c === '|') && code[i + 1] === c)) {
+      out.push(code.slice(start, i).trim());
+      if (c !== ';' && c !== '\n') i++;
+      start = i + 1;
+    }
+  }
+  out.push(code.slice(start).trim());
+  return out.filter((s) => s !== '');
 }
 
 /**

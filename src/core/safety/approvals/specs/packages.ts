@@ -1,3 +1,4 @@
+import { DRY_RUN } from '../generic-verbs.js';
 import { REASONS } from '../reasons.js';
 import type { Scan } from '../scan.js';
 import type { Command, CommandSpec } from './spec.js';
@@ -11,11 +12,13 @@ const remove = REASONS.packageRemove;
 const GLOBAL = /^(-g|--global|--location=global)$/;
 
 export const PACKAGE_SPECS: readonly CommandSpec[] = [
-  { names: ['apt', 'apt-get', 'aptitude', 'nala'], rules: [{ sub: 'remove|purge|autoremove|autopurge', reason: remove }] },
+  // `-s` (in any cluster: `-ys`), `--simulate`, `--just-print`, `--dry-run`, `--recon`, `--no-act`: apt prints what it would do.
+  { names: ['apt', 'apt-get', 'aptitude'], rules: [{ sub: 'remove|purge|autoremove|autopurge', unless: /^(-[a-zA-Z]*s[a-zA-Z]*|--simulate|--just-print|--dry-run|--recon|--no-act)$/, reason: remove }] },
+  { names: ['nala'], rules: [{ sub: 'remove|purge|autoremove|autopurge', reason: remove }] },
   { names: ['dpkg'], rules: [{ option: /^(-r|-P|--remove|--purge)$/, reason: remove }] },
   { names: ['dnf', 'yum', 'microdnf', 'tdnf'], rules: [{ sub: 'remove|erase|autoremove|rm', reason: remove }] },
   { names: ['rpm'], rules: [{ option: /^(-e|--erase)$/, reason: remove }] },
-  { names: ['zypper'], rules: [{ sub: 'remove|rm', reason: remove }] },
+  { names: ['zypper'], rules: [{ sub: 'remove|rm', unless: /^(-D|--dry-run)$/, reason: remove }] },
   { names: ['pacman', 'yay', 'paru'], rules: [{ option: /^(-R[a-zA-Z]*|--remove)$/, reason: remove }] },
   { names: ['apk'], rules: [{ sub: 'del', reason: remove }] },
   { names: ['port'], rules: [{ sub: 'uninstall', reason: remove }] },
@@ -29,7 +32,7 @@ export const PACKAGE_SPECS: readonly CommandSpec[] = [
   { names: ['conda', 'mamba', 'micromamba'], rules: [{ sub: 'remove|uninstall', reason: remove }, { sub: 'env remove', reason: remove }] },
   { names: ['nix-env'], rules: [{ option: /^(-e|--uninstall)$/, reason: remove }] },
   { names: ['choco', 'winget', 'scoop'], rules: [{ sub: 'uninstall|remove', reason: remove }] },
-  { names: ['npm', 'pnpm', 'yarn'], check: packageScripts, rules: [{ sub: 'uninstall|remove|rm|un|r|unlink', option: GLOBAL, reason: remove }, { sub: 'global remove', reason: remove }] },
+  { names: ['npm', 'pnpm', 'yarn'], check: packageScripts, rules: [{ sub: 'uninstall|remove|rm|un|r|unlink', option: GLOBAL, unless: DRY_RUN, reason: remove }, { sub: 'global remove', reason: remove }] },
   // Version managers install toolchains outside the workspace.
   { names: ['nvm', 'volta', 'asdf', 'mise', 'pyenv', 'rbenv', 'nodenv', 'sdk', 'fnm', 'goenv', 'jenv', 'rvm'], rules: [{ sub: 'uninstall|remove|rm|implode', reason: remove }, { sub: 'plugin', operand: /^(remove|uninstall)$/, reason: remove }] },
   // Their database tasks drop what the project's migrations built: `mix ecto.drop`, `dotnet ef database drop`.

@@ -158,7 +158,16 @@ function autorunWrite(command: Command, scan: Scan): void {
 /** `Remove-Item` and `remove-item`: PowerShell names are case-insensitive; these are the two spellings lines use. */
 const cmdlet = (...names: string[]): string[] => names.flatMap((n) => [n, n.toLowerCase()]);
 
+/**
+ * Windows' own disk tools, reachable from bash on Windows (Git Bash, MSYS) and through `cmd /c`: `format D:` is mkfs
+ * for a drive letter (hardline, as mkfs onto a partition is); `diskpart` runs a script of partition commands the
+ * checker cannot see (it may clean a disk), so it asks.
+ */
+const DRIVE = /^(?:[a-zA-Z]:[\\/]?|\/mnt\/[a-z]\/?)$/;
+
 export const WINDOWS_SPECS: readonly CommandSpec[] = [
+  { names: ['format', 'format.com', 'FORMAT'], rules: [{ operand: DRIVE, unless: /^\/\?$/, reason: REASONS.mkfs }] },
+  { names: ['diskpart', 'diskpart.exe'], rules: [{ reason: REASONS.diskVolume }] },
   // Help and discovery print text about a cmdlet (`Get-Help Remove-Item -Examples`); nothing runs.
   { names: cmdlet('Get-Help', 'Get-Command', 'Get-Member', 'Show-Command') },
   { names: cmdlet('Remove-Item'), check: removeItem },
