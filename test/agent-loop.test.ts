@@ -103,7 +103,7 @@ describe('runTurn', () => {
     expect(result).toMatchObject({ reason: 'stop', final: 'Done.' });
     expect(readFileSync(join(h.workspace, 'a.txt'), 'utf8')).toBe('hi');
     expect(h.persisted.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(h.persisted[2]).toEqual({ role: 'tool', content: 'Created a.txt (2 bytes, 1 lines).', toolCallId: 'c1', toolName: 'write_file' });
+    expect(h.persisted[2]).toEqual({ role: 'tool', content: 'Created a.txt (2 bytes, 1 line).', toolCallId: 'c1', toolName: 'write_file' });
     // The second model call saw the system prompt, the whole exchange, and the tool schemas.
     const second = h.model.requests[1]!;
     expect(second.messages[0]).toEqual({ role: 'system', content: 'SYSTEM' });

@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../shared/events.js';
 import { MarkdownStream } from './markdown.js';
+import { countOf } from '../shared/plural.js';
 
 /** Minimal ANSI styling; off when the stream is not a terminal or NO_COLOR is set. */
 export function styler(enabled: boolean) {
@@ -92,7 +93,7 @@ export class TerminalRenderer {
       case 'compressed':
         this.breakLine();
         this.activity.write(
-          s.dim(`(context compressed: ${event.summarizedMessages} messages summarised, ${event.prunedToolOutputs} tool outputs shortened, ${event.tokensBefore} → ${event.tokensAfter} tokens; continuing in session ${event.sessionId})\n`),
+          s.dim(`(context compressed: ${countOf(event.summarizedMessages, 'message', 'messages')} summarised, ${countOf(event.prunedToolOutputs, 'tool output', 'tool outputs')} shortened, ${event.tokensBefore} → ${event.tokensAfter} tokens; continuing in session ${event.sessionId})\n`),
         );
         return;
       case 'steer_applied':

@@ -9,6 +9,7 @@ import { renderSkillContent } from '../../core/skills/catalog.js';
 import { projectWithCheckpoints } from '../../core/checkpoints/project-root.js';
 import { formatError } from '../format-error.js';
 import { CheckpointSession, openCheckpointStore, rollbackSlashCommand } from './checkpoints.js';
+import { countOf } from '../../shared/plural.js';
 
 const slashHelp = `Commands:
   /help            this list
@@ -221,7 +222,7 @@ class ChatLoop {
         return true;
       case '/usage': {
         const s = this.sessionId === null ? null : this.engine.store.getSession(this.sessionId);
-        this.io.out(s ? `session ${s.id}: ${s.inputTokens} input tokens, ${s.outputTokens} output tokens, ${s.messageCount} messages\n` : 'No messages in this session yet.\n');
+        this.io.out(s ? `session ${s.id}: ${countOf(s.inputTokens, 'input token', 'input tokens')}, ${countOf(s.outputTokens, 'output token', 'output tokens')}, ${countOf(s.messageCount, 'message', 'messages')}\n` : 'No messages in this session yet.\n');
         return true;
       }
       case '/stop':

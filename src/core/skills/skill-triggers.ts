@@ -9,6 +9,7 @@ import type { ChatModel } from '../llm/types.js';
 import type { Db } from '../store/database.js';
 import { generateSkillTriggers, skillTriggerHash, type TriggerResult } from './trigger-phrasings.js';
 import type { Skill } from './types.js';
+import { countOf } from '../../shared/plural.js';
 
 export interface StoredTriggers {
   hash: string;
@@ -110,7 +111,7 @@ export interface TriggerRefresh {
 function failureWarning(report: TriggerRefresh, attemptsOf: (name: string) => number): string {
   const [first, ...others] = report.failed;
   if (first === undefined) return '';
-  const later = report.notAsked ? `; ${report.notAsked} more skill${report.notAsked === 1 ? '' : 's'} will be asked about later` : '';
+  const later = report.notAsked ? `; ${countOf(report.notAsked, 'more skill', 'more skills')} will be asked about later` : '';
   if (others.length === 0) {
     return `Could not learn when to use the skill '${first.name}' (attempt ${attemptsOf(first.name)}; it ranks on its own text and is tried again later): ${first.error}${later}`;
   }

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from './define.js';
 import { displayPath, resolveToolPath, similarNames } from './tool-paths.js';
+import { countOf } from '../../shared/plural.js';
 
 const DEFAULT_LIMIT = 500;
 const MAX_LIMIT = 2000;
@@ -47,7 +48,7 @@ export const readFileTool = defineTool({
     const offset = Math.floor(input.offset ?? 1);
     const limit = Math.floor(input.limit ?? DEFAULT_LIMIT);
     if (total === 0) return `${shown} is empty (0 lines).`;
-    if (offset > total) return { isError: true, content: `offset ${offset} is past the end of ${shown}, which has ${total} lines.` };
+    if (offset > total) return { isError: true, content: `offset ${offset} is past the end of ${shown}, which has ${countOf(total, 'line', 'lines')}.` };
     const last = Math.min(total, offset + limit - 1);
     const width = String(last).length;
     const body = lines.slice(offset - 1, last).map((line, i) => {

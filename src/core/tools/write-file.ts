@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineTool } from './define.js';
 import { fileWriteRefusal } from './file-approval.js';
 import { displayPath, resolveToolPath } from './tool-paths.js';
+import { countOf } from '../../shared/plural.js';
 
 const Input = z.object({
   path: z.string().min(1).describe('File to write; relative paths are inside the workspace. Parent directories are created.'),
@@ -30,6 +31,6 @@ export const writeFileTool = defineTool({
     await mkdir(dirname(absolute), { recursive: true });
     await writeFile(absolute, input.content, 'utf8');
     const lines = input.content === '' ? 0 : input.content.split('\n').length - (input.content.endsWith('\n') ? 1 : 0);
-    return `${existing === null ? 'Created' : 'Overwrote'} ${shown} (${Buffer.byteLength(input.content)} bytes, ${lines} lines).`;
+    return `${existing === null ? 'Created' : 'Overwrote'} ${shown} (${countOf(Buffer.byteLength(input.content), 'byte', 'bytes')}, ${countOf(lines, 'line', 'lines')}).`;
   },
 });
