@@ -74,7 +74,7 @@ describe('AgentHost', () => {
     const stored = s.store.getMessages(id);
     expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(stored[1]).toMatchObject({ toolCalls: [{ name: 'write_file' }], inputTokens: 120, outputTokens: 8 });
-    expect(stored[2]).toMatchObject({ toolName: 'write_file', content: 'Created note.txt (1 bytes, 1 line).' });
+    expect(stored[2]).toMatchObject({ toolName: 'write_file', content: 'Created note.txt (1 byte, 1 line).' });
     expect(s.store.getSession(id)).toMatchObject({ inputTokens: 260, outputTokens: 12, title: 'Save a note please', messageCount: 4 });
   });
 
