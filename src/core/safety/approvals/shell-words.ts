@@ -44,7 +44,7 @@ const PROC_PID_GLOB = /^\/proc\/(\[0-9\]|\[1-9\]\[0-9\])[*+]?\*?\/?$/;
 export const ARRAY_SEPARATOR = '\uE015';
 const IFS_DEFAULT = ' \t\n';
 
-export function expandWord(node: ShellNode, ctx: WordContext): Expanded {
+export function expandWord(node: ShellNode, ctx: WordContext, split = true): Expanded {
   const state = { decoded: false, downloaded: false, quoted: false };
   const segments: Segment[] = [];
   collect(node, ctx, false, segments, state);
@@ -52,7 +52,7 @@ export function expandWord(node: ShellNode, ctx: WordContext): Expanded {
   if (first !== undefined && !first.literal && /^~(\/|$)/.test(first.text)) first.text = (ctx.scan.paths.home ?? '~') + first.text.slice(1);
   // `~+` is $PWD.
   else if (first !== undefined && !first.literal && /^~\+(\/|$)/.test(first.text) && typeof ctx.scan.paths.cwd === 'string') first.text = ctx.scan.paths.cwd + first.text.slice(2);
-  const separators = ifsPattern(ctx.scan);
+  const separators = split ? ifsPattern(ctx.scan) : null;
   const joined = segments.map((s) => (s.literal ? protectBraces(s.split && separators !== null ? s.text.replace(separators, SPLIT) : s.text) : s.text)).join('');
   const fields: string[] = [];
   for (const word of expandBraces(joined)) {
@@ -64,9 +64,12 @@ export function expandWord(node: ShellNode, ctx: WordContext): Expanded {
   return { fields, decoded: state.decoded, downloaded: state.downloaded };
 }
 
-/** One word's text as a single string (assignment values, heredoc delimiters): fields joined by spaces. */
+/**
+ * One word's text as a single string (assignment values, here-strings, redirect targets): bash does not split these
+ * on IFS, so `s=${IFS:0:1}` holds a space. Brace-expanded words are joined by spaces.
+ */
 export function expandToString(node: ShellNode, ctx: WordContext): Expanded & { text: string } {
-  const expanded = expandWord(node, ctx);
+  const expanded = expandWord(node, ctx, false);
   return { ...expanded, text: expanded.fields.join(' ') };
 }
 
@@ -197,10 +200,12 @@ const PARAMETER = /^\$\{([#!]?)([A-Za-z_]\w*|\d+|[@*#?$!-])(\[[^\]]*\])?([\s\S]*
 function expandParameter(node: ShellNode, ctx: WordContext, state: State, quoted = false): string {
   // `"$@"`, `"${cmd[@]}"`: one field per element, even inside quotes.
   const list = (items: readonly string[]): string => items.join(quoted ? SPLIT : ' ');
+  // `"$*"`, `"${w[*]}"`: one word, the elements joined by IFS's first character (none when IFS is empty).
+  const joined = (items: readonly string[]): string => items.join(quoted ? firstOfIfs(ctx.scan) : ' ');
   if (node.type === 'simple_expansion') {
     const name = node.text.slice(1);
     const items = name === '@' || name === '*' ? elements(name, ctx.scan) : undefined;
-    return items !== undefined ? (name === '@' ? list(items) : items.join(' ')) : (lookup(name, ctx.scan) ?? UNKNOWN);
+    return items !== undefined ? (name === '@' ? list(items) : joined(items)) : (lookup(name, ctx.scan) ?? UNKNOWN);
   }
   const match = PARAMETER.exec(node.text);
   if (match === null) return UNKNOWN;
@@ -210,7 +215,7 @@ function expandParameter(node: ShellNode, ctx: WordContext, state: State, quoted
     if (items === undefined) return UNKNOWN;
     const index = subscript?.slice(1, -1) ?? '@';
     if (index === '@') return list(items);
-    if (index === '*') return items.join(' ');
+    if (index === '*') return joined(items);
     return /^\d+$/.test(index) ? (items[Number(index)] ?? '') : UNKNOWN;
   }
   const value = subscript === undefined ? lookup(name, ctx.scan) : undefined;
@@ -284,6 +289,11 @@ function operate(value: string, operation: string): string | null {
   if (op === '//') return pat === '' ? value : value.split(pat).join(replacement);
   if (op.startsWith('#')) return value.startsWith(pat) ? value.slice(pat.length) : value;
   return value.endsWith(pat) ? value.slice(0, value.length - pat.length) : value;
+}
+
+function firstOfIfs(scan: Scan): string {
+  const ifs = scan.vars.get('IFS');
+  return ifs === undefined || ifs.includes(UNKNOWN) ? ' ' : ifs.charAt(0);
 }
 
 /** A variable's value, or undefined when it is not known on this line. */

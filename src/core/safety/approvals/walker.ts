@@ -32,6 +32,8 @@ interface Flow {
   findRoots?: { roots: string[]; nul: boolean };
   /** `ls /dev/sd*`, `lsblk -p`: a listing of disk devices, as a line that stands for each of them (a disk glob). */
   devices?: string;
+  /** `ls /`: one name per entry of a directory, unknown, as a line that stands for each of them (a glob, `*`). */
+  entries?: string;
 }
 
 const NO_FLOW: Flow = { output: null, downloaded: false, decoded: false, names: [] };
@@ -239,7 +241,8 @@ function walkPipeline(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
     // `lsblk -ndo PATH,TYPE | awk '$2 == "disk" {print $1}' | while read -r d`: what a filter keeps of a device listing
     // is still disk devices, whatever its condition selects.
     devices = flow.devices ?? (devices !== undefined && flow.names.every((n) => LINE_FILTERS.has(n)) ? devices : undefined);
-    input = { kind: 'pipe', text: devices ?? flow.output?.text ?? null, downloaded: flow.downloaded, decoded: flow.decoded || flow.output?.decoded === true, upstream: [...upstream] };
+    // `ls / | while read d; do rm -rf "/$d"; done`: each name read is an entry of the directory, so `"/$d"` is `/*`.
+    input = { kind: 'pipe', text: devices ?? flow.entries ?? flow.output?.text ?? null, downloaded: flow.downloaded, decoded: flow.decoded || flow.output?.decoded === true, upstream: [...upstream] };
   }
   return { ...flow, downloaded: input?.kind === 'pipe' && input.downloaded, decoded: input?.kind === 'pipe' && input.decoded };
 }
@@ -437,7 +440,20 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   const piped = input?.kind === 'pipe' && !redirected.toFile ? input : null;
   const findRoots = called === 'find' && output === null ? startingPoints(argv) : undefined;
   const devices = redirected.toFile ? undefined : deviceListing(called, argv);
-  return { output, downloaded: isDownloader(argv) || piped?.downloaded === true, decoded: invocation.decoded || piped?.decoded === true, names: [called], findRoots, devices };
+  const entries = redirected.toFile || devices !== undefined || output !== null ? undefined : directoryEntries(called, argv);
+  return { output, downloaded: isDownloader(argv) || piped?.downloaded === true, decoded: invocation.decoded || piped?.decoded === true, names: [called], findRoots, devices, entries };
+}
+
+/** ls options that keep its output one bare name a line (a terminal is not stdout here: a pipe gets one per line). */
+const LS_NAME_PER_LINE = /^(-[1aAfrtSUXvc]+|--all|--almost-all|--color(=\w+)?|--sort=\w+)$/;
+
+/** `ls DIR` (or `ls` of the cwd): the names of DIR's entries, each one unknown, so the line that stands for them is `*`. */
+function directoryEntries(called: string, argv: readonly string[]): string | undefined {
+  if (called !== 'ls') return undefined;
+  const args = argv.slice(1);
+  const operands = args.filter((a) => !a.startsWith('-'));
+  if (operands.length > 1 || operands.some((o) => /[*?[]/.test(o) || o.includes(UNKNOWN)) || !args.every((a) => !a.startsWith('-') || LS_NAME_PER_LINE.test(a))) return undefined;
+  return '*\n';
 }
 
 /**
@@ -600,11 +616,15 @@ function wordContext(scan: Scan): WordContext {
 
 /** Classifies the commands inside `$(…)`, backticks or `<(…)`, and computes the output when it is pure. */
 function substitute(node: ShellNode, scan: Scan): Substitution {
-  const statements = children(node);
+  const all = children(node);
   const cwd = scan.paths.cwd;
+  // `$(IFS=; echo "${w[*]}")`: a subshell's assignments set its own variables, not the line's; they print nothing.
+  const vars = new Map(scan.vars);
   let flow = NO_FLOW;
-  for (const statement of statements) flow = walk(statement, scan, null);
+  for (const statement of all) flow = walk(statement, scan, null);
   scan.paths.cwd = cwd;
+  scan.vars = vars;
+  const statements = all.filter((statement, k) => k === all.length - 1 || !ASSIGNMENTS_ONLY.has(statement.type));
   const known = statements.length === 1 && flow.output !== null && node.type === 'command_substitution';
   if (statements.length === 1 && flow.output !== null && node.type === 'process_substitution' && node.text.startsWith('<(')) {
     // `<(echo 'reboot')` is read as a file: remembered like one the line wrote, under its /dev/fd name.
@@ -623,6 +643,8 @@ function substitute(node: ShellNode, scan: Scan): Substitution {
   }
   return { text: known ? (flow.output?.text ?? '').replace(/\n+$/, '') : UNKNOWN, decoded: flow.decoded || flow.output?.decoded === true, downloaded: flow.downloaded };
 }
+
+const ASSIGNMENTS_ONLY: ReadonlySet<string> = new Set(['variable_assignment', 'variable_assignments']);
 
 /**
  * A parse error is confined to data when it is an unclosed quote (the string is still read as an argument) or

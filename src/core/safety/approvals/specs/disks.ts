@@ -55,15 +55,23 @@ export const DISK_SPECS: readonly CommandSpec[] = [
     else if (c.options.some((o) => /^--security-erase/.test(o))) flag(s, volume);
   } },
   { names: ['lvremove', 'vgremove', 'pvremove', 'lvreduce', 'vgreduce', 'pvmove'], check: (_c, s) => flag(s, volume) },
-  { names: ['zpool'], rules: [{ sub: 'destroy|labelclear|offline|detach|remove|split|clear', reason: volume }] },
-  { names: ['zfs'], rules: [{ sub: 'destroy|rollback', reason: volume }] },
+  // Exporting a pool detaches it, every dataset unmounted (`-f` even when busy), as `umount` does.
+  { names: ['zpool'], rules: [{ sub: 'destroy|labelclear|offline|detach|remove|split|clear|export', reason: volume }] },
+  { names: ['zfs'], rules: [{ sub: 'destroy|rollback|unmount|umount', reason: volume }] },
+  // `ddrescue in out [mapfile]`: the second operand is written, like `dd of=`.
+  { names: ['ddrescue', 'gddrescue'], values: ['-a', '-b', '-c', '-e', '-i', '-K', '-l', '-m', '-o', '-s', '-x', '-Z'], check: (c, s) => (c.operands[1] === undefined ? undefined : checkWriteTarget(c.operands[1], s)) },
+  // A SCSI low-level format or sanitize erases the whole drive, like `nvme format`; without `--format` sg_format only reports.
+  { names: ['sg_format'], rules: [{ option: /^(--format|-[a-zA-Z]*F[a-zA-Z]*)$/, reason: volume }] },
+  { names: ['sg_sanitize'], rules: [{ option: /^(--block|--crypto|--overwrite|--fail|-[a-zA-Z]*[BCOF][a-zA-Z]*)$/, reason: volume }] },
+  // Repairs that throw away what they cannot replay: `xfs_repair -L` zeroes the log, `btrfs rescue zero-log` too.
+  { names: ['xfs_repair'], rules: [{ option: /^-[a-zA-Z]*L[a-zA-Z]*$/, reason: volume }] },
   { names: ['cryptsetup'], rules: [{ sub: 'luksFormat|erase|luksErase|luksKillSlot|luksRemoveKey|close|luksClose|reencrypt', reason: volume }] },
   { names: ['mdadm'], rules: [{ option: /^(--zero-superblock|--stop|-S|--fail|-f|--remove|-r|--create|-C)$/, reason: volume }] },
   { names: ['umount', 'unmount'], check: (_c, s) => flag(s, volume) },
   { names: ['swapoff'], check: (_c, s) => flag(s, volume) },
   { names: ['losetup'], rules: [{ option: /^(-d|--detach|-D|--detach-all)$/, reason: volume }] },
   { names: ['dmsetup'], rules: [{ sub: 'remove|remove_all|wipe_table|clear', reason: volume }] },
-  { names: ['btrfs'], rules: [{ sub: 'subvolume delete', reason: volume }, { sub: 'device delete|remove', reason: volume }, { sub: 'filesystem resize', reason: volume }] },
+  { names: ['btrfs'], rules: [{ sub: 'subvolume delete', reason: volume }, { sub: 'device delete|remove', reason: volume }, { sub: 'filesystem resize', reason: volume }, { sub: 'rescue zero-log|chunk-recover', reason: volume }, { sub: 'check', option: /^--repair$/, reason: volume }] },
   { names: ['diskutil'], rules: [{ sub: 'eraseDisk|eraseVolume|partitionDisk|zeroDisk|secureErase|randomDisk|reformat|unmount|unmountDisk|eject', reason: volume }, { sub: 'apfs deleteContainer|deleteVolume|eraseVolume|deleteSnapshot', reason: volume }] },
   { names: ['hdiutil'], rules: [{ sub: 'detach|eject', reason: volume }] },
   { names: ['vgchange', 'lvchange'], rules: [{ option: /^(-an|-a)$/, operand: /^n$/, reason: volume }, { option: /^-an$/, reason: volume }] },

@@ -75,8 +75,23 @@ function extract(command: Command, scan: Scan): void {
   for (const directory of valuesOf(command, '-C', '--directory')) checkWriteTarget(directory, scan);
 }
 
+/**
+ * `tar --remove-files -czf /tmp/h.tgz ~`: the files it archives are deleted once they are in, so its sources are a
+ * recursive delete. Old-style `tar czf ARCHIVE src…` takes the archive as the first operand after the letters.
+ */
+function archiveRemovingSources(command: Command, scan: Scan): void {
+  if (!command.options.includes('--remove-files')) return;
+  const first = command.args[0] ?? '';
+  const oldStyle = !first.startsWith('-') && /^[a-zA-Z]*[cr][a-zA-Z]*$/.test(first);
+  const sources = oldStyle ? command.operands.slice(/f/.test(first) ? 2 : 1) : command.operands;
+  judgeRecursiveDelete(sources, scan);
+}
+
 function dd(command: Command, scan: Scan): void {
-  for (const operand of command.operands) if (operand.startsWith('of=')) checkWriteTarget(operand.slice(3), scan);
+  for (const operand of command.operands) {
+    const output = /^(?:h?ofs?)=(.*)$/s.exec(operand);
+    if (output !== null) checkWriteTarget(output[1] as string, scan);
+  }
 }
 
 function permissions(command: Command, scan: Scan): void {
@@ -254,12 +269,22 @@ export const FILE_SPECS: readonly CommandSpec[] = [
     for (const target of c.operands) judgeFileDelete(target, s);
   } },
   { names: ['fallocate'], values: ['-l', '--length', '-o', '--offset'], check: writesOperands },
-  { names: ['dd'], check: dd },
+  // dd's relatives that take `of=` too: dcfldd, dc3dd (`hof=` hashes what it writes), sg3_utils' sg_dd, ddpt.
+  { names: ['dd', 'dcfldd', 'dc3dd', 'sg_dd', 'ddpt'], check: dd },
   // BSD/macOS `chflags schg /etc/hosts` takes its flags first, like chmod its mode.
   { names: ['chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'chflags'], values: ['--reference'], check: permissions },
-  { names: ['tar', 'bsdtar', 'gtar'], values: ['-C', '--directory', '-f', '--file', '-T', '--files-from', '-X', '--exclude-from', '-b', '--blocking-factor'], check: extract },
+  { names: ['tar', 'bsdtar', 'gtar'], values: ['-C', '--directory', '-f', '--file', '-T', '--files-from', '-X', '--exclude-from', '-b', '--blocking-factor'], check: (c, s) => {
+    extract(c, s);
+    archiveRemovingSources(c, s);
+  } },
   { names: ['sed', 'gsed'], values: ['-e', '--expression', '-f', '--file', '-l', '--line-length'], check: inPlaceEdit },
   { names: ['find', 'gfind'], check: find },
   { names: ['cd', 'pushd'], check: cd },
-  { names: ['cat', 'less', 'more', 'head', 'tail', 'xxd', 'strings', 'base64', 'od', 'hexdump', 'bat', 'nl', 'tac', 'gpg', 'openssl'], values: ['-n', '-c', '-o', '--output'], check: readsOperands },
+  { names: ['cat', 'less', 'more', 'head', 'tail', 'xxd', 'strings', 'base64', 'od', 'hexdump', 'bat', 'nl', 'tac', 'gpg'], values: ['-n', '-c', '-o', '--output'], check: readsOperands },
+  // `openssl rand -out /dev/sdc N`, `openssl enc … -out f`: every subcommand writes its output where `-out` says.
+  { names: ['openssl'], values: ['-out', '-keyout', '-in', '-key', '-n', '-c', '-o', '--output'], check: (c, s) => {
+    readsOperands(c, s);
+    for (const source of valuesOf(c, '-in', '-key')) checkReadSource(source, s);
+    for (const target of valuesOf(c, '-out', '-keyout')) checkWriteTarget(target, s);
+  } },
 ];

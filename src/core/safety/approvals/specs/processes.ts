@@ -73,7 +73,8 @@ function killByName(command: Command, scan: Scan): void {
   // pkill narrows by user, group, terminal, parent or session; killall by user, age or context (its `-s` is the signal).
   const narrowing = command.name === 'killall' ? /^-[a-zA-Z]*[uyoZ]$/ : /^-[a-zA-Z]*[uUgGtPs]$/;
   const exact = command.options.some((o) => /^-[a-zA-Z]*x/.test(o) || o === '--exact');
-  const regex = command.name === 'pkill' || command.options.some((o) => /^-[a-zA-Z]*r[a-zA-Z]*$/.test(o) || o === '--regexp');
+  // psmisc's `killall -r`, BSD and macOS's `killall -m`: the name is a regular expression.
+  const regex = command.name === 'pkill' || command.options.some((o) => /^-[a-zA-Z]*r[a-zA-Z]*$/.test(o) || o === '--regexp' || (command.name === 'killall' && /^-[a-zA-Z]*m[a-zA-Z]*$/.test(o)));
   const catchAll = regex && command.operands.some((p) => matchesEveryName(p, exact)) && !command.options.some((o) => narrowing.test(o));
   // `pkill -u root`, `killall -9 -u root`: with no name, every process root owns (init and every daemon).
   const users = ['-u', '-U', '--euid', '--uid', '--user'].flatMap((o) => command.optionValues.get(o) ?? []).flatMap((v) => v.split(','));
