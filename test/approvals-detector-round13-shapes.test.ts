@@ -38,10 +38,12 @@ describe("a directory's listing, read line by line, is each of its entries", () 
     'ls ~ | while read -r f; do rm -rf ~/"$f"; done',
     'ls -A /etc | xargs -I{} rm -rf /etc/{}',
     'ls /usr | while read x; do rm -rf "/usr/$x"; done',
+    'for f in $(ls ~); do rm -rf ~/$f; done',
+    'for e in $(ls -A /var); do rm -rf /var/$e; done',
   ])('%s is hardline', (command) => {
     expect(verdict(command)).toBe('hardline');
   });
-  it.each(['ls / | while read d; do du -sh "/$d"; done', 'ls src | while read f; do wc -l "src/$f"; done'])('%s is safe', (command) => {
+  it.each(['ls / | while read d; do du -sh "/$d"; done', 'ls src | while read f; do wc -l "src/$f"; done', 'for f in $(ls src); do cat "src/$f"; done'])('%s is safe', (command) => {
     expect(verdict(command)).toBe('safe');
   });
 });

@@ -641,6 +641,8 @@ function substitute(node: ShellNode, scan: Scan): Substitution {
     scan.files.set(String(fd), flow.findRoots.roots.map((root) => `${root.replace(/\/+$/, '')}/${UNKNOWN}${end}`).join(''));
     return { text: `/dev/fd/${fd}`, decoded: flow.decoded, downloaded: flow.downloaded };
   }
+  // `for d in $(ls /); do rm -rf "/$d"; done`: the words are the directory's entries, each as unknown as the glob `*`.
+  if (statements.length === 1 && flow.entries !== undefined && node.type === 'command_substitution') return { text: '*', decoded: flow.decoded, downloaded: flow.downloaded };
   return { text: known ? (flow.output?.text ?? '').replace(/\n+$/, '') : UNKNOWN, decoded: flow.decoded || flow.output?.decoded === true, downloaded: flow.downloaded };
 }
 
