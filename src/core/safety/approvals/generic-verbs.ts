@@ -17,6 +17,11 @@ const SCHEMA_RELOADS = /^db:(schema:load|structure:load|seed:replant|schema:load
 /** Subcommand-like words: lowercase identifiers, optionally with `-`, `:` or `_` (never paths or file names). */
 const SUBCOMMAND = /^[a-zA-Z][\w:.-]*$/;
 const HTTP_DELETE = /^(-X|--request|--method|-m)(=)?DELETE$/i;
+/**
+ * `dart run build_runner build --delete-conflicting-outputs`, `--remove-orphans`: an option whose destructive verb
+ * acts on what the run itself produces (outputs it is about to write again, leftovers of earlier runs) tidies up.
+ */
+const OWN_OUTPUTS = /[-_](?:outputs?|orphans)$/i;
 /** How many leading operands count as subcommands (`doctl compute droplet delete`). */
 const SUBCOMMAND_DEPTH = 4;
 
@@ -49,7 +54,7 @@ export function classifyByVerb(name: string, args: readonly string[], scan: Scan
   if (args.some(destroysData)) flag(scan, REASONS.sqlDrop);
   // Rails/Rake tasks that load a schema over the database or truncate it (`db:schema:load`, `db:seed:replant`).
   if (operands.some((o) => SCHEMA_RELOADS.test(o))) flag(scan, REASONS.sqlDrop);
-  if (operands.some(destructiveWord) || options.some(destructiveWord) || joined.some((a) => HTTP_DELETE.test(a)) || destructiveWord(name.replace(/\.\w+$/, '').replace(UNKNOWN, ''))) {
+  if (operands.some(destructiveWord) || options.some((o) => destructiveWord(o) && !OWN_OUTPUTS.test(o)) || joined.some((a) => HTTP_DELETE.test(a)) || destructiveWord(name.replace(/\.\w+$/, '').replace(UNKNOWN, ''))) {
     flag(scan, REASONS.destructiveVerb);
   }
 }

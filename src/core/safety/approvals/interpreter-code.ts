@@ -1,3 +1,4 @@
+import { destroysData } from './specs/databases.js';
 import { judgeFileDelete, judgeRecursiveDelete } from './specs/files.js';
 import { REASONS } from './reasons.js';
 import { flag, UNKNOWN, type Scan } from './scan.js';
@@ -10,7 +11,7 @@ import { checkWriteTarget, isSensitivePath } from './write-targets.js';
  * writes to protected paths, sockets wired to a shell, environment or key files sent over the network, code
  * fetched from the network and evaluated, and fork loops. It reads patterns, not the language: what it cannot place it leaves to the other rules.
  */
-export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'lua' | 'r' | 'julia' | 'tcl' | 'groovy' | 'elisp' | 'generic';
+export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'lua' | 'r' | 'julia' | 'tcl' | 'groovy' | 'elisp' | 'elixir' | 'generic';
 
 const STRING = String.raw`(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|\x60((?:[^\x60\\]|\\.)*)\x60)`;
 /** Calls that start a process, per language family; the first string argument is the command when literal. */
@@ -27,6 +28,7 @@ const EXEC_CALLS: Readonly<Record<Language, RegExp>> = {
   tcl: /(?<![\w$])(?:exec|spawn|open\s+"\|)\s*/g,
   groovy: /(?=(?:'[^']*'|"[^"]*")\.execute\(\))|\bRuntime\.getRuntime\(\)\.exec\s*\(|\bProcessBuilder\s*\(/g,
   elisp: /\((?:shell-command|async-shell-command|call-process-shell-command|start-process-shell-command)\s+/g,
+  elixir: /(?<![\w.])(?:System\.cmd|System\.shell|:os\.cmd|Port\.open)\s*\(/g,
   generic: /\b(?:system|exec|popen|spawn)\s*\(/g,
 };
 /** Backticks run a shell in these languages (in JavaScript they are template literals). */
@@ -36,13 +38,34 @@ const BACKTICK_EXEC = new Set<Language>(['perl', 'ruby', 'php']);
 const RECURSIVE_DELETE = /\b(?:shutil\.rmtree|rmtree|remove_tree|rm_rf|rm_r|remove_dir|remove_entry_secure|rimraf(?:\.sync)?|deleteRecursively|FileUtils\.rm_rf|delete-directory)\s*\(?\s*/g;
 const FLAGGED_DELETE = /(?:\b(?:rmSync|rmdirSync|removeSync|fs\.rm|fs\.promises\.rm|fsPromises\.rm|promises\.rm|Deno\.remove|Deno\.removeSync)|\brequire\(\s*['"](?:node:)?fs(?:\/promises)?['"]\s*\)\.(?:rm|rmdir)|(?<![\w.])(?:rm|unlink))\s*\(\s*/g;
 const RECURSIVE_FLAG = /recursive\s*[:=]\s*(true|TRUE|T)\b|delete-directory[^)]*\bt\)/;
-const FILE_DELETE = /(?:\b(?:os\.remove|os\.unlink|unlinkSync|fs\.unlink|File\.delete|File\.unlink|FileUtils\.rm|file\.remove|delete-file|Path\([^)]*\)\.unlink)|(?<![\w.])unlink)\s*\(?\s*|['"]unlink['"]\s*,\s*/g;
+const FILE_DELETE = /(?:\b(?:os\.remove|os\.unlink|unlinkSync|fs\.unlink|File\.delete|File\.unlink|File\.rm!?(?=\s*\()|FileUtils\.rm|file\.remove|delete-file|Path\([^)]*\)\.unlink)|(?<![\w.])unlink)\s*\(?\s*|['"]unlink['"]\s*,\s*/g;
 /** An absolute or home path written in the code: the target of a delete whose argument is computed. */
 const PATH_LITERAL = /['"]((?:\/|~\/)[^'"\s]*)['"]/g;
 const WRITE_CALLS = /\b(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|file_put_contents|File\.write|IO\.write|Deno\.writeTextFile|Bun\.write)\s*\(\s*/g;
 const OPEN_FOR_WRITE = new RegExp(String.raw`\b(?:open|File\.open|io\.open|fopen)\s*\(\s*(?:\w+\s*,\s*)?${STRING}\s*,\s*${STRING}`, 'g');
 const PERL_OPEN_WRITE = /\bopen\s*\(?\s*[\w$]+\s*,\s*(?:['"]>>?['"]\s*,\s*['"]([^'"]+)['"]|['"]>>?\s*([^'"]+)['"])/g;
 const PATH_WRITE = new RegExp(String.raw`\bPath\(\s*${STRING}\s*\)\s*\.\s*(?:write_text|write_bytes|touch|unlink|rmdir)`, 'g');
+/** Node's fs module however it is reached: `fs.`, `fsp.`, `require("fs").`, `require('node:fs/promises').`. */
+const NODE_FS = String.raw`(?:\bfsp?|\bpromises|require\(\s*['"](?:node:)?fs(?:\/promises)?['"]\s*\))\.`;
+/**
+ * File operations that take paths and have a shell twin, judged as that command on the paths the code names:
+ * `shutil.move('/etc/nginx', …)` is `mv /etc/nginx …` (the source is gone from where it was), `os.symlink(x,
+ * '/etc/ld.so.preload')` is `ln -sf`, `shutil.copy(x, '/etc/hosts')` is `cp`, `os.truncate('/var/log/syslog', 0)`
+ * empties the file as `truncate -s 0` does. `paths` is how many leading arguments are paths.
+ */
+const PATH_OPERATIONS: ReadonlyArray<{ call: RegExp; argv: readonly string[]; paths: number }> = [
+  { call: new RegExp(String.raw`(?:\b(?:shutil\.move|os\.renames?|os\.replace|File\.rename|FileUtils\.(?:mv|move)|Deno\.rename(?:Sync)?)|${NODE_FS}rename(?:Sync)?|(?<![\w.$>])rename)\s*\(?\s*`, 'g'), argv: ['mv'], paths: 2 },
+  { call: new RegExp(String.raw`(?:\b(?:os\.(?:sym)?link|File\.(?:sym)?link|FileUtils\.ln(?:_sf?|_s)?|Deno\.(?:sym)?link(?:Sync)?|File\.ln_s!?)|${NODE_FS}(?:sym)?link(?:Sync)?|(?<![\w.$>])symlink)\s*\(?\s*`, 'g'), argv: ['ln', '-sf'], paths: 2 },
+  { call: new RegExp(String.raw`(?:\b(?:shutil\.(?:copy2?|copyfile|copytree)|FileUtils\.(?:cp|cp_r|copy)|File\.cp(?:_r)?!?|Deno\.copyFile(?:Sync)?)|${NODE_FS}(?:copyFile|cp)(?:Sync)?)\s*\(\s*`, 'g'), argv: ['cp', '-r'], paths: 2 },
+  { call: new RegExp(String.raw`(?:\b(?:os\.truncate|File\.truncate|Deno\.truncate(?:Sync)?)|${NODE_FS}truncate(?:Sync)?|(?<![\w.$>])truncate)\s*\(\s*`, 'g'), argv: ['truncate', '-s', '0'], paths: 1 },
+];
+/**
+ * `conn.execute("DROP TABLE users")`, `db.exec('DELETE FROM t')`, `$dbh->do("TRUNCATE t")`: SQL handed to a
+ * database driver runs; the same text printed (`print("DROP TABLE t")`) is data.
+ */
+const SQL_CALL = new RegExp(String.raw`(?:\.|->)(?:execute|executescript|executemany|exec|query|run|do|prepare|raw|sql)\s*\(\s*${STRING}`, 'g');
+/** `p.unlink()`, `f.rmdir()`: a path object deleting itself, whose path is the loop variable's. */
+const SELF_DELETE = /\b([A-Za-z_]\w*)\.(?:unlink|rmdir|delete)\s*\(\s*(?:missing_ok\s*=\s*\w+\s*)?\)/g;
 
 const SOCKET = /\b(?:socket\.socket|socket\.create_connection|net\.(?:connect|createConnection|Socket)|new\s+net\.Socket|TCPSocket|fsockopen|IO::Socket|Socket\.tcp|socket\s*\(\s*[A-Z])/;
 const SHELL_WIRING = /\b(?:pty\.spawn|os\.dup2|subprocess|child_process|spawn\s*\(|exec\s*\(|proc_open|STDIN->fdopen|cmd\.exe)|\/bin\/(?:ba|z|da)?sh\b/;
@@ -61,7 +84,7 @@ const FORK_LOOP = [
 /** The program starting another copy of itself (`spawn(process.execPath, [__filename])`): twice is a fork bomb. */
 const SELF_SPAWN = /\b(?:spawn|fork|exec|execFile|spawnSync|Popen|run)\w*\s*\(\s*(?:process\.execPath|process\.argv\[0\]|sys\.executable)\s*,\s*\[?\s*(?:__filename|process\.argv\[1\]|__file__|sys\.argv\[0\])/g;
 /** `os.chmod('/etc/passwd', 0o777)`, `fs.chmodSync(…)`, `File.chmod(…)`: judged by the path, like chmod. */
-const PERMISSION_CALLS = /\b(?:os\.chmod|os\.chown|os\.lchown|shutil\.chown|fs\.chmodSync|fs\.chmod|fs\.chownSync|fs\.chown|File\.chmod|File\.chown|FileUtils\.chmod(?:_R)?|FileUtils\.chown(?:_R)?|Deno\.chmod(?:Sync)?|(?<![\w.])chmod|(?<![\w.])chown)\s*\(\s*(?:[0-7]+\s*,\s*)?/g;
+const PERMISSION_CALLS = /(?:\b(?:os\.chmod|os\.chown|os\.lchown|shutil\.chown|(?:fs|require\(\s*['"](?:node:)?fs(?:\/promises)?['"]\s*\))\.(?:chmod|chown|lchown)(?:Sync)?|File\.chmod|File\.chown|FileUtils\.chmod(?:_R)?|FileUtils\.chown(?:_R)?|Deno\.chmod(?:Sync)?)|(?<![\w.])chmod|(?<![\w.])chown)\s*\(\s*(?:[0-7]+\s*,\s*)?/g;
 /** A signal spelled as SIGKILL: `9`, `signal.SIGKILL`, `'SIGKILL'`, `"KILL"`, `:KILL`, `-9` (perl's group form). */
 const SIGKILL_ARG = String.raw`(?:-?9|(?:signal\.|Signal\.|POSIX::)?SIGKILL|['"](?:SIG)?KILL['"]|:KILL)`;
 /**
@@ -111,6 +134,9 @@ function targetText(code: string, at: number): string | null {
     if (first === undefined || first === UNKNOWN || tail.some((p) => p.includes(UNKNOWN) || p.startsWith("'"))) return null;
     return [first.replace(/\/+$/, ''), ...tail.map((p) => p.replace(/^\/+|\/+$/g, ''))].join('/');
   }
+  // `Dir.glob("tmp/*")`, `Dir["tmp/*"]`, `glob.glob('/var/tmp/*')`: the pattern is the paths.
+  const glob = /^(?:Dir\.glob\s*\(|Dir\s*\[|glob\.i?glob\s*\(|(?<![\w.])glob\s*\()\s*/.exec(rest);
+  if (glob !== null) return targetText(rest, glob[0].length);
   const home = /^(?:(?:pathlib\.)?Path\.home\(\)|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home|process\.env\.HOME|process\.env\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.getenv\(['"]HOME['"]\)|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|Sys\.getenv\(['"]HOME['"]\)|path\.expand\(['"]~['"]\)|vim\.env\.HOME|vim\.(?:uv|loop)\.os_homedir\(\)|homedir\(\))/.exec(rest);
   if (home === null) return null;
   // `$ENV{HOME} . "/.cpan"`, `os.homedir() + '/x'`, `Path.home() / 'x'`, `os.path.join(HOME, 'x')`
@@ -126,15 +152,21 @@ function targetText(code: string, at: number): string | null {
  */
 function loopTarget(code: string, at: number): string | null {
   const name = /^\s*\(?\s*([A-Za-z_]\w*)\b(?:\.path\b)?\s*[,)]/.exec(code.slice(at, at + 80))?.[1];
-  if (name === undefined) return null;
+  return name === undefined ? null : loopVariableTarget(code, name);
+}
+
+/** What a loop variable ranges over, as a path pattern (`DIR/*`, `DIR/*.log`, `DIR/<unknown>`), or null. */
+function loopVariableTarget(code: string, name: string): string | null {
   const loop = new RegExp(String.raw`\bfor\s+${name}\s+in\s+([^\n;\]]{1,200})`).exec(code);
   if (loop === null) return null;
   const iterable = loop[1] as string;
-  const entries = /^(.{1,120}?)\.(?:iterdir\(\s*\)|r?glob\(\s*['"]\*['"]\s*\))/.exec(iterable);
+  const entries = /^(.{1,120}?)\.(?:iterdir\(\s*\)|(r?)glob\(\s*['"]([^'"/]*)['"]\s*\))/.exec(iterable);
   const listed = entries === null ? /^(?:os\.(?:listdir|scandir)|glob\.i?glob)\s*\(\s*/.exec(iterable) : null;
   const dir = entries !== null ? targetText(entries[1] as string, 0) : listed === null ? null : targetText(iterable, listed[0].length);
   if (dir === null) return null;
-  const pattern = listed?.[0].startsWith('glob') === true ? dir : `${dir.replace(/\/+$/, '')}/*`;
+  // `.glob('*.log')` is those names in DIR; `.rglob('*.log')` those at every depth below it.
+  const names = `${entries?.[2] === 'r' ? '**/' : ''}${entries?.[3] ?? '*'}`;
+  const pattern = listed?.[0].startsWith('glob') === true ? dir : `${dir.replace(/\/+$/, '')}/${names}`;
   const condition = /\bif\b(.*)$/.exec(iterable.slice((entries ?? listed)?.[0].length ?? 0))?.[1];
   const onlyKind = condition === undefined || /^\s*(?:not\s+)?\w+\.(?:is_dir|is_file|is_symlink|exists)\(\s*\)\s*(?::.*)?$|^\s*os\.path\.(?:isdir|isfile|exists)\(\s*\w+\s*\)\s*(?::.*)?$/.test(condition);
   return onlyKind ? pattern : pattern.replace(/\*$/, UNKNOWN);
@@ -183,6 +215,16 @@ function callTail(text: string): string {
  * `os.homedir()`, `$ENV{HOME}`) as `~`, anything else as unknown (never dropped, so a target stays a target).
  */
 function argumentWords(list: string): string[] {
+  return splitArguments(list).map((item) => {
+    const literal = new RegExp(String.raw`^${STRING}$`).exec(item);
+    if (literal !== null) return quoteForShell(literal[1] ?? literal[2] ?? literal[3] ?? '');
+    const target = targetText(item, 0);
+    return target !== null && /^~(\/[\w.@%+=:,/-]*)?$/.test(target) ? target : UNKNOWN;
+  });
+}
+
+/** A call's argument list cut at its top-level commas, each argument as written. */
+function splitArguments(list: string): string[] {
   const items: string[] = [];
   let depth = 0;
   let quote: string | null = null;
@@ -202,12 +244,7 @@ function argumentWords(list: string): string[] {
     else if ('([{'.includes(c)) depth += 1;
     else if (')]}'.includes(c)) depth -= 1;
   }
-  return items.map((item) => {
-    const literal = new RegExp(String.raw`^${STRING}$`).exec(item);
-    if (literal !== null) return quoteForShell(literal[1] ?? literal[2] ?? literal[3] ?? '');
-    const target = targetText(item, 0);
-    return target !== null && /^~(\/[\w.@%+=:,/-]*)?$/.test(target) ? target : UNKNOWN;
-  });
+  return items;
 }
 
 export function readInterpreterCode(source: string, language: Language, scan: Scan): void {
@@ -245,6 +282,21 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
     // `os.remove(p) for p in glob.glob('/var/tmp/*.lock')`: the paths the code names are what it deletes.
     for (const path of target === null ? literalPaths() : [target]) judgeFileDelete(path, scan);
   }
+  for (const match of code.matchAll(SELF_DELETE)) {
+    const target = loopVariableTarget(code, match[1] as string);
+    if (target !== null) judgeFileDelete(target, scan);
+  }
+  for (const { call, argv, paths } of PATH_OPERATIONS) {
+    for (const match of code.matchAll(call)) {
+      const words = splitArguments(callTail(code.slice((match.index ?? 0) + match[0].length))).slice(0, paths);
+      if (words.length < paths) continue;
+      const targets = words.map((word) => targetText(word, 0) ?? UNKNOWN);
+      // Nothing the code names is known (`shutil.move(src, dst)`): there is nothing to judge it by.
+      if (targets.every((t) => t.includes(UNKNOWN))) continue;
+      scan.runArgv([...argv, ...targets]);
+    }
+  }
+  for (const match of code.matchAll(SQL_CALL)) if (destroysData(match[1] ?? match[2] ?? match[3] ?? '')) flag(scan, REASONS.sqlDrop);
   for (const match of code.matchAll(WRITE_CALLS)) {
     const target = targetText(code, (match.index ?? 0) + match[0].length);
     if (target !== null) checkWriteTarget(target, scan);
@@ -260,7 +312,8 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
   for (const match of code.matchAll(PERL_OPEN_WRITE)) checkWriteTarget(match[1] ?? match[2] ?? '', scan);
   for (const match of code.matchAll(PATH_WRITE)) checkWriteTarget(match[1] ?? match[2] ?? match[3] ?? '', scan);
   if (SOCKET.test(code) && SHELL_WIRING.test(code)) flag(scan, REASONS.remoteShell);
-  if (NETWORK.test(code) && (WHOLE_ENVIRONMENT.test(code) || SECRET_FILES.test(code))) flag(scan, REASONS.exfiltration);
+  // A raw socket is a network sender too: `IO::Socket::INET->new(…)` printing `~/.aws/credentials` down it.
+  if ((NETWORK.test(code) || SOCKET.test(code)) && (WHOLE_ENVIRONMENT.test(code) || SECRET_FILES.test(code))) flag(scan, REASONS.exfiltration);
   if (FORK_LOOP.some((re) => re.test(code)) || [...code.matchAll(SELF_SPAWN)].length >= 2) flag(scan, REASONS.forkBomb);
   const killsEveryListed = EVERY_PROCESS.test(code) && !PROCESS_FILTER.test(code) && (KILL_CALL.test(code) || /\.(?:kill|terminate|send_signal)\s*\(/.test(code));
   if (KILL_ALL.some((re) => re.test(code)) || killsEveryListed) flag(scan, REASONS.killAll);

@@ -2,6 +2,7 @@ import { destructiveWord, isDryRun } from '../generic-verbs.js';
 import { destroysData } from './databases.js';
 import { REASONS } from '../reasons.js';
 import { flag, runRemoteShell, type Scan } from '../scan.js';
+import { SECRET_MENTION } from './network.js';
 import type { Command, CommandSpec } from './spec.js';
 
 /**
@@ -67,12 +68,21 @@ function ssmCommands(command: Command, scan: Scan): void {
 }
 
 const destroy = REASONS.cloudDelete;
+const CLOUD_VALUES = ['--region', '--profile', '--project', '-a', '--app', '--output', '-o', '--query', '--format', '--zone', '-g', '--resource-group', '--subscription', '-R', '--repo', '--scope', '-t', '--token'];
+const cloudCheck = (c: Command, s: Scan): void => {
+  cloudVerbs(c, s);
+  ssmCommands(c, s);
+};
 
 export const CLOUD_SPECS: readonly CommandSpec[] = [
-  { names: ['aws', 'gcloud', 'az', 'gsutil', 'heroku', 'fly', 'flyctl', 'vercel', 'netlify', 'doctl', 'linode-cli', 'hcloud', 'oci', 'ibmcloud', 'scw', 'vultr-cli', 'railway', 'render', 'firebase', 'supabase', 'wrangler', 'gh', 'glab', 'eksctl', 'sam', 'cdk', 'serverless', 'sls', 'amplify', 'ecs-cli', 'copilot', 'aliyun', 'tccli', 'nomad', 'consul', 'vault', 'kamal', 'dokku', 'caprover', 'exoscale', 'upcloud', 'openstack', 'nova', 'cf', 'rhc', 'ionosctl', 'civo', 'metal', 'triton'], values: ['--region', '--profile', '--project', '-a', '--app', '--output', '-o', '--query', '--format', '--zone', '-g', '--resource-group', '--subscription', '-R', '--repo', '--scope', '-t', '--token'], check: (c, s) => {
-    cloudVerbs(c, s);
-    ssmCommands(c, s);
-  } },
+  // Serverless and app platforms (modal, koyeb, scalingo, clever) stop apps as the big clouds stop machines.
+  { names: ['aws', 'gcloud', 'az', 'gsutil', 'heroku', 'fly', 'flyctl', 'vercel', 'netlify', 'doctl', 'linode-cli', 'hcloud', 'oci', 'ibmcloud', 'scw', 'vultr-cli', 'railway', 'render', 'firebase', 'supabase', 'wrangler', 'glab', 'eksctl', 'sam', 'cdk', 'serverless', 'sls', 'amplify', 'ecs-cli', 'copilot', 'aliyun', 'tccli', 'nomad', 'consul', 'vault', 'kamal', 'dokku', 'caprover', 'exoscale', 'upcloud', 'openstack', 'nova', 'cf', 'rhc', 'ionosctl', 'civo', 'metal', 'triton', 'modal', 'koyeb', 'scalingo', 'clever'], values: CLOUD_VALUES, check: cloudCheck },
+  // `gh repo archive` makes the repository read-only for everyone (glab's `repo archive` only downloads one); a gist or a
+  // release is published from the files named, so a secret among them leaves the machine.
+  { names: ['gh'], values: CLOUD_VALUES, check: cloudCheck, rules: [
+    { sub: 'repo archive', reason: destroy },
+    { sub: 'gist|release create|edit|upload', operand: SECRET_MENTION, reason: REASONS.exfiltration },
+  ] },
   { names: ['terraform', 'tofu', 'terragrunt'], rules: [{ sub: 'destroy', reason: destroy }, { sub: 'run-all|run', operand: /^destroy$/, reason: destroy }, { sub: 'apply|plan', option: /^--?destroy$/, unless: /^plan$/, reason: destroy }, { sub: 'state', operand: /^(rm|replace-provider|push)$/, reason: destroy }, { sub: 'workspace', operand: /^delete$/, reason: destroy }, { sub: 'apply', option: /^-?-replace=/, reason: destroy }, { sub: 'force-unlock|taint', reason: destroy }] },
   { names: ['pulumi'], rules: [{ sub: 'destroy|down', unless: /^--preview-only$/, reason: destroy }, { sub: 'stack', operand: /^(rm|remove)$/, reason: destroy }, { sub: 'state', operand: /^(delete|unprotect)$/, reason: destroy }] },
 ];

@@ -1,7 +1,9 @@
 import { DRY_RUN } from '../generic-verbs.js';
 import { HARDLINE_REASONS, REASONS } from '../reasons.js';
+import { homeRelative } from '../paths.js';
 import { flag, type Scan } from '../scan.js';
-import type { Command, CommandSpec, Rule } from './spec.js';
+import { isSensitivePath } from '../write-targets.js';
+import { valuesOf, type Command, type CommandSpec, type Rule } from './spec.js';
 
 /** Containers and clusters: deleting containers, images, volumes, cluster resources or releases asks. */
 const gone = REASONS.containerDelete;
@@ -28,7 +30,13 @@ function hostAccess(command: Command, scan: Scan): void {
       ((a === '-v' || a === '--volume' || a === '--mount') && HOST_MOUNT.test(args[i + 1] ?? '')) ||
       (/^(-v|--volume=)/.test(a) && HOST_MOUNT.test(a.replace(/^(-v|--volume=)/, ''))),
   );
-  if (access) flag(scan, REASONS.hostContainer);
+  // `-v "$HOME":/home/host`, `-v ~/.ssh:/root/.ssh`: the user's home, or the keys and credentials in it, handed to
+  // whatever the image runs (a project or cache folder in it, `-v ~/.npm:/root/.npm`, is not).
+  const reachesHome = bindMounts(args).some(({ host }) => {
+    const inHome = homeRelative(host, scan.paths);
+    return inHome === '~' || (inHome !== null && isSensitivePath(host, scan));
+  });
+  if (access || reachesHome) flag(scan, REASONS.hostContainer);
 }
 
 /** `docker run` options that take no value; every other option does (`-e X`, `--name n`, `-p 80:80`). */
@@ -42,8 +50,8 @@ function containerCommand(command: Command): string[] | null {
   const args = command.args;
   const kube = ['kubectl', 'oc', 'k'].includes(command.name);
   const [first, second] = command.operands;
-  if (!(first === 'run' || (!kube && first === 'compose' && second === 'run'))) return null;
-  const runAt = args.indexOf('run');
+  if (!(first === 'run' || (kube && first === 'debug') || (!kube && first === 'compose' && second === 'run'))) return null;
+  const runAt = args.indexOf(first === 'debug' ? 'debug' : 'run');
   if (kube) {
     const dashes = args.indexOf('--', runAt);
     return dashes === -1 ? null : args.slice(dashes + 1);
@@ -159,6 +167,34 @@ function hostReading(command: Command, inner: readonly string[]): string[] | nul
 }
 
 const cluster = REASONS.cloudDelete;
+
+/** A pod spec that shares the node's pids, network or IPC, runs privileged, or mounts a host path. */
+const HOST_POD = /"(?:hostPID|hostNetwork|hostIPC|privileged)"\s*:\s*true|"hostPath"\s*:/;
+/**
+ * Patches that arm a deletion or take a guard away: a volume's reclaim policy set to Delete (deleting its claim
+ * then deletes the data), finalizers cleared (the object goes without its cleanup), replicas set to 0.
+ */
+const PATCH_DESTROYS: readonly RegExp[] = [
+  /"?persistentVolumeReclaimPolicy"?\s*:\s*"?Delete\b/,
+  /"?finalizers"?\s*:\s*(?:null|\[\s*\])/,
+  /"op"\s*:\s*"remove"\s*,\s*"path"\s*:\s*"\/metadata\/finalizers/,
+  /"?replicas"?\s*:\s*0\b/,
+];
+
+/**
+ * `kubectl run --overrides='{"spec":{"hostPID":true,…}}'` is `docker run --pid=host`; `kubectl debug node/NAME` starts
+ * a pod in the node's namespaces with its root filesystem at /host. `kubectl patch … -p '{…}'` is judged by what it sets.
+ */
+function kubectlCheck(command: Command, scan: Scan): void {
+  const [sub, target] = command.operands;
+  if (sub === 'run' && [...valuesOf(command, '--overrides'), ...command.args.filter((a, i) => command.args[i - 1] === '--overrides')].some((o) => HOST_POD.test(o))) flag(scan, REASONS.hostContainer);
+  if (sub === 'debug' && /^(node|nodes|no)\//.test(target ?? '')) flag(scan, REASONS.hostContainer);
+  if (sub === 'patch') {
+    const patches = [...valuesOf(command, '-p', '--patch'), ...command.args.filter((a, i) => /^(-p|--patch)$/.test(command.args[i - 1] ?? ''))];
+    if (patches.some((p) => PATCH_DESTROYS.some((re) => re.test(p))) && !command.args.some((a) => DRY_RUN.test(a))) flag(scan, cluster);
+  }
+  containedRun(command, scan);
+}
 const KUBECTL_VALUES = ['-n', '--namespace', '--context', '-l', '--selector', '-f', '--filename', '-o', '--output', '-c', '--container', '--kubeconfig', '--cluster', '--user', '-s', '--server', '--field-selector', '--grace-period', '--timeout'];
 
 export const CONTAINER_SPECS: readonly CommandSpec[] = [
@@ -168,7 +204,9 @@ export const CONTAINER_SPECS: readonly CommandSpec[] = [
     if (c.name.endsWith('-compose') && (c.operands[0] === 'rm' || (c.operands[0] === 'down' && c.options.some((o) => /^(-v|--volumes)$/.test(o))))) flag(s, gone);
   } },
   // `--dry-run=client|server` only shows what would change (`--dry-run=none` is a real run).
-  { names: ['kubectl', 'oc', 'k'], values: KUBECTL_VALUES, check: containedRun, rules: [
+  { names: ['kubectl', 'oc', 'k'], values: KUBECTL_VALUES, check: kubectlCheck, rules: [
+    // The kubeconfig's record of how to reach a cluster, and as whom.
+    { sub: 'config', operand: /^(delete-context|delete-cluster|delete-user|unset)$/, reason: cluster },
     { sub: 'delete', unless: DRY_RUN, reason: cluster },
     { sub: 'drain|cordon|taint', unless: DRY_RUN, reason: cluster },
     { sub: 'scale', option: /^--replicas=0$/, unless: DRY_RUN, reason: cluster },

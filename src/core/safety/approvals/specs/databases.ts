@@ -10,12 +10,16 @@ const STATEMENT_DESTROYS: readonly RegExp[] = [
   /\bDROP\s+(?:(?:TEMP|TEMPORARY|EXTERNAL|FOREIGN|GLOBAL\s+TEMPORARY|UNLOGGED)\s+)?(TABLE|DATABASE|SCHEMA|KEYSPACE|COLUMNFAMILY|COLLECTION|USER|ROLE|LOGIN|OWNED|MATERIALIZED\s+VIEW|VIEW|INDEX|SEQUENCE|TABLESPACE|DICTIONARY|MEASUREMENT|SERIES|SHARD|RETENTION\s+POLICY|CONTINUOUS\s+QUERY|EXTENSION|PARTITION|ALL\s+OBJECTS|FUNCTION|PROCEDURE|TRIGGER|TYPE|DOMAIN|EVENT|SERVER|PUBLICATION|SUBSCRIPTION|POLICY|RULE|AGGREGATE|SYNONYM|PACKAGE|STAGE|WAREHOUSE|STREAM|TASK|PIPE|NAMESPACE|CATALOG|BUCKET)\b/i,
   /\bTRUNCATE(\s+TABLE)?\s+["`\w]/i,
   /\bALTER\s+TABLE\s+[\w."`]+\s+DROP\b/i,
+  // SurrealQL spells DROP as REMOVE (`REMOVE TABLE users`); upper case only, so prose ("remove table rows") is not it.
+  /\bREMOVE\s+(TABLE|DATABASE|NAMESPACE|DB|NS|FIELD|INDEX|ANALYZER|EVENT)\s+[\w`]/,
   /\bFLUSH(ALL|DB)\b|\bflush_all\b/i,
   // Cypher: every node (of a label), or every relationship, deleted with no WHERE.
   /\bMATCH\s*\(\s*\w*(\s*:\s*\w+)?\s*\)\s*(DETACH\s+)?DELETE\b/i,
   /\bMATCH\s*\(\s*\w*\s*\)\s*<?-\s*\[\s*\w*(\s*:\s*\w+)?\s*\]\s*->?\s*\(\s*\w*\s*\)\s*DELETE\b/i,
   /"match_all"\s*:\s*\{\s*\}/,
   /\.(dropDatabase|drop|dropCollection|dropAllUsers|dropIndexes)\s*\(/,
+  // ArangoDB's shell: `db._drop("users")`, `db._truncate(…)`, `db._dropDatabase(…)`, `db.users.truncate()`.
+  /\bdb\.(?:_drop|_dropDatabase|_truncate|\w+\.truncate)\s*\(/,
   // `deleteMany({})`, `remove({}, { writeConcern… })`, `updateMany({}, …)`: an empty filter matches every document.
   /\.(deleteMany|remove)\s*\(\s*(\{\s*\}\s*)?[,)]/,
   /\.updateMany\s*\(\s*\{\s*\}\s*,/,
@@ -42,7 +46,7 @@ function touchesEveryRow(statement: string): boolean {
 }
 
 /** The SQL statements among STATEMENT_DESTROYS (DROP, TRUNCATE, ALTER … DROP): a string literal holding one is data. */
-const SQL_STATEMENTS = 3;
+const SQL_STATEMENTS = 4;
 
 /**
  * `WHERE body LIKE '%DROP TABLE%'`, `INSERT … VALUES ('DELETE FROM x')`: a single-quoted SQL literal is data, so it is
@@ -138,8 +142,9 @@ export const DATABASE_SPECS: readonly CommandSpec[] = [
   // Stopping the database server itself.
   { names: ['pg_ctl'], values: ['-D', '--pgdata', '-m', '--mode', '-l', '--log', '-o', '-t', '--timeout', '-w', '-W'], rules: [{ sub: 'stop|kill', reason: REASONS.stopService }] },
   { names: ['pg_ctlcluster'], rules: [{ sub: '* * stop', reason: REASONS.stopService }] },
-  // ODBC and FreeTDS shells read statements on stdin.
-  { names: ['isql', 'iusql', 'tsql'], check: statements([]) },
+  // ODBC and FreeTDS shells, Oracle's SQL*Plus and SurrealDB's `surreal sql` read statements on stdin.
+  { names: ['isql', 'iusql', 'tsql', 'sqlplus', 'surreal'], values: ['--endpoint', '-e', '--conn', '--ns', '--namespace', '--db', '--database', '-u', '--user', '--username', '-p', '--pass', '--password'], check: statements([]) },
+  { names: ['arangosh'], values: ['--javascript.execute-string', '--server.endpoint', '--server.database', '--server.username', '--server.password'], check: statements(['--javascript.execute-string']) },
   // ZooKeeper: a recursive delete of a znode tree.
   { names: ['zkCli.sh', 'zkCli', 'zookeeper-shell', 'zookeeper-shell.sh'], values: ['-server', '-timeout'], rules: [{ sub: 'deleteall|rmr', reason: REASONS.sqlDrop }, { sub: 'delete', reason: REASONS.destructiveVerb }] },
   // Migration tools: rolling every migration back, or cleaning the schema, drops every table they made.

@@ -1,6 +1,7 @@
 import { REASONS } from '../reasons.js';
 import { flag, type Scan } from '../scan.js';
 import { checkSelfWrite } from '../self-rules.js';
+import { insideWorkspace } from '../write-targets.js';
 import { hasFlag, valuesOf, type Command, type CommandSpec, type Rule } from './spec.js';
 
 /**
@@ -59,6 +60,10 @@ function gitCheck(command: Command, scan: Scan): void {
   const defined = sub === undefined ? undefined : scan.files.get(`${GIT_ALIAS}${sub}`);
   if (defined !== undefined && scan.depth < 4) runAlias(defined, rest, scan);
   if (sub === 'config' && rest.some((r) => /^core\.(hooksPath|sshCommand|pager|fsmonitor)$/.test(r)) && command.options.some((o) => o === '--global' || o === '--system')) flag(scan, REASONS.persistence);
+  // `git config core.hooksPath /tmp/shared-hooks`: this repository's hooks now run from a folder outside the workspace,
+  // which anyone who can write there fills (a folder in the workspace, `.githooks`, is the project's own).
+  const hooksPath = rest[rest.indexOf('core.hooksPath') + 1];
+  if (sub === 'config' && rest.includes('core.hooksPath') && hooksPath !== undefined && !insideWorkspace(hooksPath, scan)) flag(scan, REASONS.persistence);
   // `git rebase --exec 'cmd'`, `git rebase -x cmd`, `git submodule foreach 'cmd'`, `git bisect run cmd …`: git runs them.
   if (sub === 'rebase') {
     for (const code of [...valuesOf(command, '--exec', '-x'), ...afterSub.flatMap((a, i) => (a === '-x' || a === '--exec' ? [afterSub[i + 1] ?? ''] : []))]) scan.runShell(code);

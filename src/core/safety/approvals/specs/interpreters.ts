@@ -34,6 +34,7 @@ const INTERPRETERS: readonly Interpreter[] = [
   { names: ['tclsh', 'wish', 'expect'], language: 'tcl', codeOptions: ['-c'] },
   { names: ['groovy'], language: 'groovy', codeOptions: ['-e'] },
   { names: ['emacs'], language: 'elisp', codeOptions: ['--eval', '-eval'] },
+  { names: ['elixir'], language: 'elixir', codeOptions: ['-e', '--eval'] },
 ];
 
 /** Framework task runners (`python manage.py flush`, `php artisan migrate:fresh`): the tasks that empty or drop the database. */
@@ -140,10 +141,28 @@ const VIM_EMBEDDED: ReadonlyArray<readonly [RegExp, Language]> = [
   [/^:?\s*(?:silent!?\s+)?(?:ruby|rub)\s+(.*)$/s, 'ruby'],
 ];
 
-/** `vim -c ':!rm -rf ~'`, `vim +'!cmd'`, `--cmd`, `:call system(…)`, `:lua vim.fn.system({…})`. */
+/**
+ * Ex commands that write the buffer to a file (`:w! /etc/hosts`, `:wq FILE`, `:saveas FILE`, `:w >> FILE`), and those
+ * that hand it to a command (`:w !sh`, where `w!` alone only forces) or read a command's output (`:r !cmd`).
+ */
+const VIM_WRITE = /^:?\s*(?:silent!?\s+)?(?:\d+,\d+|%)?\s*(?:w|write|wq|wqa|wqall|x|xit|exit|xa|xall|up|update|sav|saveas)(?![a-z])!?\s*(?:>>\s*)?([^\s!|][^|]*)/;
+const VIM_COMMAND = /^:?\s*(?:silent!?\s+)?(?:\d+,\d+|%|\d+)?\s*(?:w|write|r|read)\s+!(.*)$/s;
+
+/** `vim -c ':!rm -rf ~'`, `vim +'!cmd'`, `--cmd`, `:call system(…)`, `:lua vim.fn.system({…})`, `:w! /etc/hosts`. */
 function vim(command: Command, scan: Scan): void {
   const commands = [...valuesOf(command, '-c', '--cmd'), ...command.args.filter((a) => a.startsWith('+')).map((a) => a.slice(1))];
   for (const exCommand of commands) {
+    const piped = VIM_COMMAND.exec(exCommand.trim())?.[1];
+    const written = VIM_WRITE.exec(exCommand.trim())?.[1]?.trim();
+    if (piped !== undefined) {
+      flag(scan, REASONS.interpreterExec);
+      scan.runShell(piped);
+      continue;
+    }
+    if (written !== undefined) {
+      checkWriteTarget(written, scan);
+      continue;
+    }
     const embedded = VIM_EMBEDDED.map(([pattern, language]) => [pattern.exec(exCommand.trim())?.[1], language] as const).find(([code]) => code !== undefined);
     if (embedded !== undefined) {
       readInterpreterCode(embedded[0] as string, embedded[1], scan);
@@ -173,12 +192,16 @@ function osascript(command: Command, scan: Scan): void {
 /** PowerShell cmdlets with a shell equivalent that asks. */
 const POWERSHELL: ReadonlyArray<[RegExp, string]> = [
   [/\b(Stop-Computer|Restart-Computer)\b/i, REASONS.shutdown],
-  [/\b(Format-Volume|Clear-Disk|Initialize-Disk|Remove-Partition)\b/i, REASONS.rawDisk],
+  // Formatting and wiping are mkfs and wipefs (hardline); a new partition table or a removed partition is `parted
+  // mklabel` or `parted rm`, outside the narrow hardline list.
+  [/\b(Format-Volume|Clear-Disk)\b/i, REASONS.rawDisk],
+  [/\b(Initialize-Disk|Remove-Partition)\b/i, REASONS.diskVolume],
   [/\bStop-Process\b|\bkill\s+-Name\b/i, REASONS.killProcesses],
   // `Get-Process | Stop-Process`, `gps | kill`, `Stop-Process -Name *`: every process, unfiltered.
   [/\b(?:Get-Process|gps)\s*(?:['"]?\*['"]?\s*)?\|\s*(?:Stop-Process|spps|kill)\b|\b(?:Stop-Process|spps|kill)\b[^|;]*-(?:Name|ProcessName)\s+['"]?\*['"]?(?=[\s;]|$)/i, REASONS.killAll],
-  // `Get-Process | ForEach-Object { $_.Kill() }`: every process, one by one, with nothing filtering them on the way.
-  [/\b(?:Get-Process|gps)\s*(?:['"]?\*['"]?\s*)?\|\s*(?:ForEach-Object|foreach|%)\s*\{[^}]*\.Kill\s*\(/i, REASONS.killAll],
+  // `Get-Process | ForEach-Object { $_.Kill() }`, `… { Stop-Process -Id $_.Id -Force }`: every process, one by one,
+  // with nothing filtering them on the way.
+  [/\b(?:Get-Process|gps)\s*(?:['"]?\*['"]?\s*)?\|\s*(?:ForEach-Object|foreach|%)\s*\{[^}]*(?:\.Kill\s*\(|\b(?:Stop-Process|spps|kill)\b[^}]*\$_)/i, REASONS.killAll],
   // WMI/CIM: `Get-CimInstance Win32_Process | Invoke-CimMethod -MethodName Terminate` (no -Filter, no Where-Object).
   [/\b(?:Get-CimInstance|gcim|Get-WmiObject|gwmi)\s+(?:-ClassName\s+|-Class\s+)?Win32_Process\s*\|\s*(?:Invoke-CimMethod|Invoke-WmiMethod)\b[^|;]*\bTerminate\b/i, REASONS.killAll],
   [/\bWin32_Process\b[^;]*\b(?:Terminate)\b/i, REASONS.killProcesses],

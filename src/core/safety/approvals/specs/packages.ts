@@ -1,7 +1,7 @@
 import { DRY_RUN } from '../generic-verbs.js';
 import { REASONS } from '../reasons.js';
 import type { Scan } from '../scan.js';
-import type { Command, CommandSpec } from './spec.js';
+import type { Command, CommandSpec, Rule } from './spec.js';
 
 /**
  * Package managers. Removing system or global packages asks (it changes the machine, not the workspace);
@@ -10,6 +10,10 @@ import type { Command, CommandSpec } from './spec.js';
  */
 const remove = REASONS.packageRemove;
 const GLOBAL = /^(-g|--global|--location=global)$/;
+/** Taking a published version off the registry breaks every project that depends on it, and is not undone. */
+const UNPUBLISH: Rule = { sub: 'unpublish', unless: DRY_RUN, reason: REASONS.cloudDelete };
+/** Their database tasks drop what the project's migrations built: `mix ecto.drop`, `dotnet ef database drop`. */
+const MIGRATION_DROPS: readonly Rule[] = [{ sub: 'ecto.drop|ecto.reset', reason: REASONS.sqlDrop }, { sub: 'ef database drop', reason: REASONS.sqlDrop }];
 
 export const PACKAGE_SPECS: readonly CommandSpec[] = [
   // `-s` (in any cluster: `-ys`), `--simulate`, `--just-print`, `--dry-run`, `--recon`, `--no-act`: apt prints what it would do.
@@ -22,21 +26,29 @@ export const PACKAGE_SPECS: readonly CommandSpec[] = [
   { names: ['pacman', 'yay', 'paru'], rules: [{ option: /^(-R[a-zA-Z]*|--remove)$/, reason: remove }] },
   { names: ['apk'], rules: [{ sub: 'del', reason: remove }] },
   { names: ['port'], rules: [{ sub: 'uninstall', reason: remove }] },
-  { names: ['snap', 'flatpak'], rules: [{ sub: 'remove|uninstall', reason: remove }] },
+  { names: ['flatpak'], rules: [{ sub: 'remove|uninstall', reason: remove }] },
+  // A snap's services (`snap stop lxd`, `snap disable lxd`) are system services under another manager.
+  { names: ['snap'], rules: [{ sub: 'remove|uninstall', reason: remove }, { sub: 'stop|disable', reason: REASONS.stopService }] },
   { names: ['pip', 'pip3', 'pipx'], rules: [{ sub: 'uninstall|uninstall-all', reason: remove }] },
   // Deleting old generations removes every rollback the profile had.
   { names: ['nix-collect-garbage'], rules: [{ option: /^(-d|--delete-old|--delete-older-than(=.*)?)$/, reason: remove }] },
-  { names: ['gem'], rules: [{ sub: 'uninstall', reason: remove }] },
-  { names: ['cargo'], rules: [{ sub: 'uninstall', reason: remove }] },
+  { names: ['gem'], rules: [{ sub: 'uninstall', reason: remove }, { sub: 'yank', reason: REASONS.cloudDelete }] },
+  { names: ['cargo'], rules: [{ sub: 'uninstall', reason: remove }, { sub: 'yank', unless: /^--undo$/, reason: REASONS.cloudDelete }] },
   { names: ['rustup'], rules: [{ sub: 'toolchain uninstall|remove', reason: remove }, { sub: 'self uninstall', reason: remove }] },
   { names: ['conda', 'mamba', 'micromamba'], rules: [{ sub: 'remove|uninstall', reason: remove }, { sub: 'env remove', reason: remove }] },
   { names: ['nix-env'], rules: [{ option: /^(-e|--uninstall)$/, reason: remove }] },
   { names: ['choco', 'winget', 'scoop'], rules: [{ sub: 'uninstall|remove', reason: remove }] },
-  { names: ['npm', 'pnpm', 'yarn'], check: packageScripts, rules: [{ sub: 'uninstall|remove|rm|un|r|unlink', option: GLOBAL, unless: DRY_RUN, reason: remove }, { sub: 'global remove', reason: remove }] },
+  { names: ['npm', 'pnpm', 'yarn'], check: packageScripts, rules: [{ sub: 'uninstall|remove|rm|un|r|unlink', option: GLOBAL, unless: DRY_RUN, reason: remove }, { sub: 'global remove', reason: remove }, UNPUBLISH] },
   // Version managers install toolchains outside the workspace.
   { names: ['nvm', 'volta', 'asdf', 'mise', 'pyenv', 'rbenv', 'nodenv', 'sdk', 'fnm', 'goenv', 'jenv', 'rvm'], rules: [{ sub: 'uninstall|remove|rm|implode', reason: remove }, { sub: 'plugin', operand: /^(remove|uninstall)$/, reason: remove }] },
-  // Their database tasks drop what the project's migrations built: `mix ecto.drop`, `dotnet ef database drop`.
-  { names: ['poetry', 'uv', 'pdm', 'pipenv', 'bundle', 'bundler', 'composer', 'go', 'mix', 'dotnet', 'swift', 'gradle', 'gradlew', 'mvn', 'mvnw'], rules: [{ sub: 'ecto.drop|ecto.reset', reason: REASONS.sqlDrop }, { sub: 'ef database drop', reason: REASONS.sqlDrop }] },
+  { names: ['pipenv', 'bundle', 'bundler', 'go', 'swift', 'gradle', 'gradlew', 'mvn', 'mvnw'], rules: MIGRATION_DROPS },
+  // Project managers that also install tools for the whole user account: removing one of those is a global removal,
+  // while `uv remove x`, `composer remove x`, `dotnet tool uninstall x` (a local manifest) only edit the workspace.
+  { names: ['uv'], rules: [{ sub: 'tool|python uninstall', reason: remove }] },
+  { names: ['poetry', 'pdm'], rules: [{ sub: 'self remove|uninstall', reason: remove }] },
+  { names: ['composer'], rules: [{ sub: 'global remove|uninstall', reason: remove }] },
+  { names: ['dotnet'], rules: [{ sub: 'tool uninstall', option: /^(-g|--global|--tool-path(=.*)?)$/, reason: remove }, { sub: 'workload uninstall', reason: remove }, ...MIGRATION_DROPS] },
+  { names: ['mix'], rules: [{ sub: 'archive.uninstall|escript.uninstall', reason: remove }, ...MIGRATION_DROPS] },
 ];
 
 /** Remembered in scan.files under this prefix: a package.json script the line set (`npm pkg set scripts.x=…`). */
