@@ -58,6 +58,12 @@ const commands: Record<string, () => Promise<Command>> = {
   setup: async () => (await import('./commands/setup.js')).setupCommand,
 };
 
+/**
+ * The commands a new user starts with: on a first run with no usable keychain they offer to generate the database
+ * key (first-run-key.ts) instead of stopping with an error. The others report that error, which names the same fix.
+ */
+const OFFERS_DATABASE_KEY: ReadonlySet<string> = new Set(['chat', 'run', 'serve']);
+
 /** Entry point: returns the exit code. Every failure is printed as one actionable line, never a stack trace. */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [first, ...rest] = argv;
@@ -77,6 +83,12 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return 2;
   }
   try {
+    const name = first === undefined || first.startsWith('-') ? 'chat' : first;
+    if (OFFERS_DATABASE_KEY.has(name) && !args.includes('--help') && !args.includes('-h')) {
+      const { offerDatabaseKey } = await import('./first-run-key.js');
+      const { resolveHome } = await import('../core/config/home.js');
+      if (!(await offerDatabaseKey(io, resolveHome(io.env)))) return 1;
+    }
     const command = await load();
     return await command(args, io);
   } catch (err) {
