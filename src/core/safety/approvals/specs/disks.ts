@@ -57,7 +57,8 @@ export const DISK_SPECS: readonly CommandSpec[] = [
   { names: ['lvremove', 'vgremove', 'pvremove', 'lvreduce', 'vgreduce', 'pvmove'], check: (_c, s) => flag(s, volume) },
   // Exporting a pool detaches it, every dataset unmounted (`-f` even when busy), as `umount` does.
   { names: ['zpool'], rules: [{ sub: 'destroy|labelclear|offline|detach|remove|split|clear|export', reason: volume }] },
-  { names: ['zfs'], rules: [{ sub: 'destroy|rollback|unmount|umount', reason: volume }] },
+  // `zfs destroy -n` (any cluster with n: `-nv`, `-rnv`) is a dry run: it lists what it would destroy.
+  { names: ['zfs'], rules: [{ sub: 'destroy', unless: /^-[a-zA-Z]*n[a-zA-Z]*$/, reason: volume }, { sub: 'rollback|unmount|umount', reason: volume }] },
   // `ddrescue in out [mapfile]`: the second operand is written, like `dd of=`.
   { names: ['ddrescue', 'gddrescue'], values: ['-a', '-b', '-c', '-e', '-i', '-K', '-l', '-m', '-o', '-s', '-x', '-Z'], check: (c, s) => (c.operands[1] === undefined ? undefined : checkWriteTarget(c.operands[1], s)) },
   // A SCSI low-level format or sanitize erases the whole drive, like `nvme format`; without `--format` sg_format only reports.

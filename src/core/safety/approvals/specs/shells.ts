@@ -86,7 +86,7 @@ function scriptOperand(operands: readonly string[]): string | undefined {
 
 /** Text a shell reads from the network (`telnet … | bash`) is a remote shell; text a filter generated is unknown code. */
 const NETWORK_CLIENTS = new Set(['nc', 'ncat', 'netcat', 'telnet', 'socat', 'openssl', 'ssh', 'websocat', 'cryptcat']);
-const GENERATORS = new Set(['sed', 'awk', 'gawk', 'perl', 'printf', 'echo', 'tr', 'jq', 'xargs', 'python', 'python3', 'node', 'ruby', 'cut', 'paste']);
+const GENERATORS = new Set(['sed', 'awk', 'gawk', 'perl', 'printf', 'echo', 'tr', 'jq', 'yq', 'gojq', 'jaq', 'xq', 'tomlq', 'dasel', 'xargs', 'python', 'python3', 'node', 'ruby', 'cut', 'paste']);
 
 function judgePipedCode(stdin: Stdin | null, scan: Scan): void {
   if (stdin?.kind !== 'pipe') return;

@@ -6,7 +6,23 @@ import { valuesOf, type Command, type CommandSpec } from './spec.js';
 /** Accounts, scheduled jobs, shell history, and Hearth changing itself. */
 function crontab(command: Command, scan: Scan): void {
   // `-l` lists and `-e` edits interactively; `-r` removes, and a file, `-` or no argument at all replaces from input.
-  if (command.options.some((a) => /^-[a-z]*r/.test(a)) || !command.options.some((a) => /^-[a-z]*[le]/.test(a))) flag(scan, REASONS.crontab);
+  const replaces = !command.options.some((a) => /^-[a-z]*[le]/.test(a));
+  if (command.options.some((a) => /^-[a-z]*r/.test(a)) || replaces) flag(scan, REASONS.crontab);
+  // `echo '0 3 * * * /sbin/reboot' | crontab -`: each job the new table holds is judged as the command it runs
+  // (a scheduled reboot is a reboot; SPLITS.md). A file's jobs are unknown here, and stay "replaces the crontab".
+  const table = command.invocation.stdin?.text;
+  if (!replaces || table === null || table === undefined || command.operands.some((o) => o !== '-')) return;
+  for (const line of table.split('\n')) {
+    const job = cronJob(line);
+    if (job !== null) scan.runShell(job);
+  }
+}
+
+/** A crontab line's command: what follows five time fields or one `@reboot`-style keyword; comments, blank lines and `VAR=value` lines have none. */
+function cronJob(line: string): string | null {
+  const text = line.trim();
+  if (text === '' || text.startsWith('#') || /^[A-Za-z_]\w*\s*=/.test(text)) return null;
+  return /^(?:@\w+|(?:\S+\s+){4}\S+)\s+(.+)$/.exec(text)?.[1] ?? null;
 }
 
 const self = (command: Command, scan: Scan): void => {

@@ -168,6 +168,8 @@ const DRIVE = /^(?:[a-zA-Z]:[\\/]?|\/mnt\/[a-z]\/?)$/;
 export const WINDOWS_SPECS: readonly CommandSpec[] = [
   { names: ['format', 'format.com', 'FORMAT'], rules: [{ operand: DRIVE, unless: /^\/\?$/, reason: REASONS.mkfs }] },
   { names: ['diskpart', 'diskpart.exe'], rules: [{ reason: REASONS.diskVolume }] },
+  // `wsl --unregister NAME` deletes that distribution and its whole filesystem; `--uninstall` removes WSL itself.
+  { names: ['wsl', 'wsl.exe'], rules: [{ option: /^--(unregister|uninstall)$/, reason: REASONS.containerDelete }] },
   // Help and discovery print text about a cmdlet (`Get-Help Remove-Item -Examples`); nothing runs.
   { names: cmdlet('Get-Help', 'Get-Command', 'Get-Member', 'Show-Command') },
   { names: cmdlet('Remove-Item'), check: removeItem },
