@@ -63,9 +63,13 @@ function isBase64Code(c: number): boolean {
  * with up to two `=` after it (a shorter run cannot match anywhere inside it, a longer one matches from its
  * start). A loop over char codes: the regex was the costliest part of decoding a whole document.
  */
-function* base64Runs(text: string): Generator<{ run: string; index: number }> {
+function* base64Runs(text: string): Generator<{ run: string; index: number; spacedHex?: true }> {
   const n = text.length;
   let i = 0;
+  // A chain of short runs that are each one hex byte (`66`, `0x66`), set apart by separators: `66 6f 72 67`.
+  let chainStart = -1;
+  let chainEnd = -1;
+  let chainBytes = 0;
   while (i < n) {
     if (!isBase64Code(text.charCodeAt(i))) {
       i++;
@@ -74,6 +78,15 @@ function* base64Runs(text: string): Generator<{ run: string; index: number }> {
     let end = i + 1;
     while (end < n && isBase64Code(text.charCodeAt(end))) end++;
     if (end - i < 20) {
+      if (isHexByte(text, i, end)) {
+        if (chainBytes > 0 && BYTE_SEPARATOR.test(text.slice(chainEnd, i))) chainBytes++;
+        else {
+          if (chainBytes >= MIN_SPACED_BYTES) yield { run: text.slice(chainStart, chainEnd), index: chainStart, spacedHex: true };
+          chainStart = i;
+          chainBytes = 1;
+        }
+        chainEnd = end;
+      }
       i = end;
       continue;
     }
@@ -82,6 +95,24 @@ function* base64Runs(text: string): Generator<{ run: string; index: number }> {
     yield { run: text.slice(i, padded), index: i };
     i = padded;
   }
+  if (chainBytes >= MIN_SPACED_BYTES) yield { run: text.slice(chainStart, chainEnd), index: chainStart, spacedHex: true };
+}
+
+/**
+ * Hex bytes written apart, `66 6f 72 67` or `0x66, 0x6f`: a hex dump of text, found in the base64 scan's
+ * pass (a regex of its own cost a tenth of the scan). Eight bytes at least, so a MAC address or a short
+ * colour list is not decoded (it would not read as prose anyway).
+ */
+const MIN_SPACED_BYTES = 8;
+const BYTE_SEPARATOR = /^(?:[ :,]\s*|\s+)$/;
+
+function isHexDigit(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+}
+
+function isHexByte(text: string, start: number, end: number): boolean {
+  const at = end - start === 4 && text.charCodeAt(start) === 48 && (text.charCodeAt(start + 1) | 32) === 120 ? start + 2 : start;
+  return end - at === 2 && isHexDigit(text.charCodeAt(at)) && isHexDigit(text.charCodeAt(at + 1));
 }
 /** `\x69\x67…` escapes; plain hex runs are found by the base64 scan (hex digits are base64 characters). */
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){8,}/g;
@@ -188,6 +219,11 @@ const DECODERS: readonly Decoder[] = [
       for (const m of base64Runs(text)) {
         if (out.length >= MAX_PIECES) break;
         const run = m.run;
+        if (m.spacedHex === true) {
+          const decoded = asText(Buffer.from(run.replace(/0x|[^0-9a-fA-F]/gi, ''), 'hex'));
+          if (decoded !== null) out.push({ encoding: 'hex', text: decoded, index: m.index });
+          continue;
+        }
         if (/^[0-9a-fA-F]+$/.test(run)) {
           const decoded = run.length >= 24 && run.length % 2 === 0 ? asText(Buffer.from(run, 'hex')) : null;
           if (decoded !== null) out.push({ encoding: 'hex', text: decoded, index: m.index });

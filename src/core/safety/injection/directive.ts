@@ -33,17 +33,44 @@ interface Compiled {
    * no look-behind: fast); `regex` (sticky) is tried only there. Running every language's full pattern
    * over a whole document instead cost more than all other rules together.
    */
-  patterns: Array<{ regex: RegExp; candidates: RegExp; candidateWords: readonly string[]; shape: 'verb-object' | 'object-verb' }>;
+  patterns: Pattern[];
   annulments: RegExp | null;
+  /**
+   * Annulments searched near their words. Latin-script tables find the words in the shared candidate scan;
+   * `words` finds them otherwise.
+   */
+  nearWords: NearGroup[];
   strongVerbs: ReadonlySet<string>;
   strongObjects: ReadonlySet<string>;
+  /** The lexicon's object patterns, anchored: a matched object that is one of them is a strong object. */
+  strongObjectPattern: RegExp | null;
   qualifiers: readonly string[];
   possessives: readonly string[];
   quantifiers: readonly string[];
   trailing: RegExp | null;
   defence: RegExp | null;
+  reported: RegExp | null;
   /** For Latin-script tables: the first word of each first part, so a table none of whose words occur is skipped. */
   gate: { words: ReadonlySet<string>; stems: readonly string[] } | null;
+}
+
+interface NearGroup {
+  wordList: readonly string[];
+  words: RegExp;
+  annulments: RegExp;
+}
+
+interface Pattern {
+  regex: RegExp;
+  candidates: RegExp;
+  candidateWords: readonly string[];
+  /** The words the pattern's first part starts with, for the shared Latin candidate scan. */
+  firstWords: readonly string[];
+  shape: 'verb-object' | 'object-verb';
+  /** For a separable verb ("set … to one side"): what must follow the object. */
+  particle?: RegExp;
+  /** A cheap test that a particle follows at all, near the head: "set" opens thousands of README sentences. */
+  particleHint?: RegExp;
 }
 
 const EDGE_BEFORE = String.raw`(?<![\p{L}\p{N}])`;
@@ -55,10 +82,10 @@ function escape(word: string): string {
   return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** `ignor*` → `ignor\p{L}*`; a space → any whitespace. */
+/** `ignor*` → `ignor\p{L}*`; a space → any whitespace; an apostrophe → either apostrophe (`operator’s`). */
 function entry(word: string): string {
   const stem = word.endsWith('*');
-  const body = escape(stem ? word.slice(0, -1) : word).replace(/ +/g, String.raw`\s+`);
+  const body = escape(stem ? word.slice(0, -1) : word).replace(/ +/g, String.raw`\s+`).replace(/'/g, "['\u2019]");
   return stem ? String.raw`${body}[\p{L}\p{M}]*` : body;
 }
 
@@ -68,7 +95,7 @@ function alternatives(words: readonly string[]): string {
 
 /** The canonical form a matched word is looked up by: lowercase, single spaces. */
 function canonical(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ');
+  return text.toLowerCase().replace(/\s+/g, ' ').replace(/\u2019/g, "'");
 }
 
 /** Whether `word` (as matched) is one of `entries`, honouring stems. */
@@ -96,11 +123,20 @@ function candidates(words: readonly string[]): { candidates: RegExp; candidateWo
   return { candidates: new RegExp(groupedAlternation(sources), 'gi'), candidateWords: sources };
 }
 
+/**
+ * Between a spaced verb and its object: filler words, or an aside set off by commas and then filler words
+ * ("disregard, for the moment and without exception, the safety constraints").
+ */
+function spacedGap(between: string): string {
+  return String.raw`(?:\s+(?:${between})){0,6}|,[^,.;:!?\n]{1,60},(?:\s+(?:${between})){0,6}`;
+}
+
 function compile(lexicon: DirectiveLexicon): Compiled {
   const verbList = [...lexicon.verbs, ...(lexicon.weakVerbs ?? [])];
   const objectList = [...lexicon.objects, ...lexicon.weakObjects];
   const verbs = alternatives([...lexicon.verbs, ...(lexicon.weakVerbs ?? [])]);
-  const objects = alternatives([...lexicon.objects, ...lexicon.weakObjects]);
+  const objectPatterns = lexicon.objectPatterns ?? [];
+  const objects = objectPatterns.length > 0 ? `${alternatives(objectList)}|${objectPatterns.map((p) => `(?:${p})`).join('|')}` : alternatives(objectList);
   const qualifiers = lexicon.qualifiers;
   const possessives = lexicon.possessives ?? qualifiers;
   const quantifiers = lexicon.quantifiers ?? [];
@@ -110,13 +146,25 @@ function compile(lexicon: DirectiveLexicon): Compiled {
   const wantVO = lexicon.order !== 'object-verb';
   const wantOV = lexicon.order !== 'verb-object';
   if (spaced) {
-    if (wantVO) patterns.push({ shape: 'verb-object', ...candidates(verbList), regex: new RegExp(String.raw`${EDGE_BEFORE}(${verbs})((?:\s+(?:${between})){0,6})\s+(${objects})${EDGE_AFTER}`, 'iuy') });
-    if (wantOV) patterns.push({ shape: 'object-verb', ...candidates(objectList), regex: new RegExp(String.raw`${EDGE_BEFORE}(${objects})((?:\s+(?:${between})){0,4})\s+(${verbs})`, 'iuy') });
+    if (wantVO) patterns.push({ shape: 'verb-object', firstWords: verbList, ...candidates(verbList), regex: new RegExp(String.raw`${EDGE_BEFORE}(${verbs})(${spacedGap(between)})\s+(${objects})${EDGE_AFTER}`, 'iuy') });
+    if (wantOV) patterns.push({ shape: 'object-verb', firstWords: objectList, ...candidates(objectList), regex: new RegExp(String.raw`${EDGE_BEFORE}(${objects})((?:\s+(?:${between})){0,4})\s+(${verbs})`, 'iuy') });
+    for (const { heads, particles } of lexicon.separableVerbs ?? []) {
+      patterns.push({
+        shape: 'verb-object',
+        firstWords: heads,
+        ...candidates(heads),
+        regex: new RegExp(String.raw`${EDGE_BEFORE}(${alternatives(heads)})(${spacedGap(between)})\s+(${objects})${EDGE_AFTER}`, 'iuy'),
+        particle: new RegExp(String.raw`^\s*(?:${alternatives(particles)})${EDGE_AFTER}`, 'iu'),
+        particleHint: new RegExp(groupedAlternation(candidateWords(particles.map((p) => p.split(' ').at(-1) as string))), 'i'),
+      });
+    }
   } else {
-    if (wantVO) patterns.push({ shape: 'verb-object', ...candidates(verbList), regex: new RegExp(String.raw`(${verbs})(${UNSPACED_GAP})(${objects})`, 'iuy') });
-    if (wantOV) patterns.push({ shape: 'object-verb', ...candidates(objectList), regex: new RegExp(String.raw`(${objects})(${UNSPACED_GAP})(${verbs})`, 'iuy') });
+    if (wantVO) patterns.push({ shape: 'verb-object', firstWords: verbList, ...candidates(verbList), regex: new RegExp(String.raw`(${verbs})(${UNSPACED_GAP})(${objects})`, 'iuy') });
+    if (wantOV) patterns.push({ shape: 'object-verb', firstWords: objectList, ...candidates(objectList), regex: new RegExp(String.raw`(${objects})(${UNSPACED_GAP})(${verbs})`, 'iuy') });
   }
+  const trailing = [...(lexicon.trailing && lexicon.trailing.length > 0 ? [alternatives(lexicon.trailing)] : []), ...(lexicon.trailingPatterns ?? []).map((p) => `(?:${p})`)];
   const firstChars = new Set([...lexicon.verbs, ...(lexicon.weakVerbs ?? []), ...lexicon.objects, ...lexicon.weakObjects].map((w) => w[0] as string));
+  for (const { heads } of lexicon.separableVerbs ?? []) for (const head of heads) firstChars.add(head[0] as string);
   const latinOnly = [...firstChars].every((c) => /[a-z]/.test(c));
   const chars = [...firstChars].map((c) => escape(c)).join('');
   return {
@@ -125,13 +173,20 @@ function compile(lexicon: DirectiveLexicon): Compiled {
     prefilterNonAscii: [...firstChars].every((ch) => (ch.codePointAt(0) as number) > 0x7f && ch !== '\u017f' && ch !== '\u212a'),
     patterns,
     annulments: lexicon.annulments && lexicon.annulments.length > 0 ? new RegExp(lexicon.annulments.map((a) => `(?:${a})`).join('|'), 'giu') : null,
+    nearWords: (lexicon.nearWords ?? []).map(({ words, patterns: sources }) => ({
+      wordList: words,
+      words: new RegExp(groupedAlternation(candidateWords(words)), 'gi'),
+      annulments: new RegExp(sources.map((a) => `(?:${a})`).join('|'), 'giu'),
+    })),
     strongVerbs: new Set(lexicon.verbs),
     strongObjects: new Set(lexicon.objects),
+    strongObjectPattern: objectPatterns.length > 0 ? new RegExp(`^(?:${objectPatterns.map((p) => `(?:${p})`).join('|')})$`, 'iu') : null,
     qualifiers,
     possessives,
     quantifiers,
-    trailing: lexicon.trailing && lexicon.trailing.length > 0 ? new RegExp(String.raw`^\s*(?:${alternatives(lexicon.trailing)})${EDGE_AFTER}`, 'iu') : null,
-    gate: latinOnly ? gateOf(lexicon.order === 'object-verb' ? objectList : lexicon.order === 'verb-object' ? verbList : [...verbList, ...objectList]) : null,
+    trailing: trailing.length > 0 ? new RegExp(String.raw`^\s*(?:${trailing.join('|')})${EDGE_AFTER}`, 'iu') : null,
+    gate: latinOnly ? gateOf(patterns.flatMap((p) => p.firstWords)) : null,
+    reported: lexicon.reportedBefore === undefined ? null : new RegExp(lexicon.reportedBefore, 'iu'),
     defence: lexicon.notFollowedBy && lexicon.notFollowedBy.length > 0 ? new RegExp(String.raw`^\s*(?:${alternatives(lexicon.notFollowedBy)})${EDGE_AFTER}`, 'iu') : null,
   };
 }
@@ -142,10 +197,8 @@ function gateOf(entries: readonly string[]): Compiled['gate'] {
 }
 
 const COMPILED: readonly Compiled[] = LEXICONS.map(compile);
-interface PatternRef {
-  compiled: Compiled;
-  pattern: Compiled['patterns'][number];
-}
+/** What a candidate position is for: a pattern of a table, or one of its groups of near-word annulments. */
+type PatternRef = { compiled: Compiled; pattern: Pattern; near?: undefined } | { compiled: Compiled; pattern?: undefined; near: NearGroup };
 
 /**
  * One candidate scan for every Latin-script table at once: the union of their first words, each match
@@ -154,16 +207,35 @@ interface PatternRef {
  */
 const LATIN_FIRST_WORDS = new Map<string, PatternRef[]>();
 const LATIN_STEMS: Array<[string, PatternRef]> = [];
+/**
+ * For a first word that opens only phrases ("let" of "let go of", "you" of "you need not follow"): the
+ * phrases, as a sticky test run before the pattern is. "let's" and "you" are everywhere in a README, and
+ * the pattern is costly to try.
+ */
+const PHRASES_ONLY = new Map<string, Map<PatternRef, RegExp>>();
 for (const compiled of COMPILED) {
   if (compiled.gate === null) continue;
-  for (const pattern of compiled.patterns) {
-    // One ref per pattern: candidate lists are keyed by it.
-    const ref: PatternRef = { compiled, pattern };
-    const list = pattern.shape === 'verb-object' ? [...compiled.lexicon.verbs, ...(compiled.lexicon.weakVerbs ?? [])] : [...compiled.lexicon.objects, ...compiled.lexicon.weakObjects];
-    for (const word of list) {
+  const sources: Array<[PatternRef, readonly string[]]> = [
+    ...compiled.patterns.map((pattern): [PatternRef, readonly string[]] => [{ compiled, pattern }, pattern.firstWords]),
+    ...compiled.nearWords.map((near): [PatternRef, readonly string[]] => [{ compiled, near }, near.wordList]),
+  ];
+  // One ref per pattern: candidate lists are keyed by it.
+  for (const [ref, words] of sources) {
+    const phrases = new Map<string, string[] | null>();
+    for (const word of words) {
       const first = (word.split(' ')[0] as string).toLowerCase();
       if (first.endsWith('*')) LATIN_STEMS.push([first.slice(0, -1), ref]);
       else if (!(LATIN_FIRST_WORDS.get(first) ?? []).includes(ref)) LATIN_FIRST_WORDS.set(first, [...(LATIN_FIRST_WORDS.get(first) ?? []), ref]);
+      if (first.endsWith('*')) continue;
+      const known = phrases.get(first);
+      if (!word.includes(' ') || known === null) phrases.set(first, null);
+      else phrases.set(first, [...(known ?? []), word]);
+    }
+    for (const [first, list] of phrases) {
+      if (list === null) continue;
+      const byRef = PHRASES_ONLY.get(first) ?? new Map<PatternRef, RegExp>();
+      byRef.set(ref, new RegExp(alternatives(list), 'iuy'));
+      PHRASES_ONLY.set(first, byRef);
     }
   }
 }
@@ -203,7 +275,16 @@ function latinCandidates(text: string): Map<PatternRef, number[]> {
     const longest = m[0].length;
     for (const len of FIRST_WORD_LENGTHS) {
       if (len > word.length || len > longest) break;
-      for (const ref of LATIN_FIRST_WORDS.get(word.slice(0, len)) ?? []) add(ref, at);
+      const first = word.slice(0, len);
+      const phrases = PHRASES_ONLY.get(first);
+      for (const ref of LATIN_FIRST_WORDS.get(first) ?? []) {
+        const phrase = phrases?.get(ref);
+        if (phrase !== undefined) {
+          phrase.lastIndex = at;
+          if (!phrase.test(text)) continue;
+        }
+        add(ref, at);
+      }
     }
     for (const [stem, ref] of STEMS_BY_FIRST.get(word[0] as string) ?? []) if (word.startsWith(stem)) add(ref, at);
   }
@@ -211,9 +292,9 @@ function latinCandidates(text: string): Map<PatternRef, number[]> {
 }
 
 /** How much qualification a verb-object pair needs, by how strong each side is. */
-function qualifies(c: Compiled, verb: string, object: string, context: string, after: string): boolean {
-  const strongVerb = inList(verb, c.strongVerbs);
-  const strongObject = inList(object, c.strongObjects);
+function qualifies(c: Compiled, verb: string, object: string, context: string, after: string, separated: boolean): boolean {
+  const strongVerb = separated || inList(verb, c.strongVerbs);
+  const strongObject = inList(object, c.strongObjects) || (c.strongObjectPattern?.test(object) ?? false);
   if (strongVerb && strongObject) return true;
   const spaced = c.lexicon.script === 'spaced';
   const trailing = c.trailing?.test(after) ?? false;
@@ -223,6 +304,8 @@ function qualifies(c: Compiled, verb: string, object: string, context: string, a
 }
 
 const MAX_PER_PATTERN = 200;
+/** How far after a separable verb's head its particle can end: six filler words, the object, a trailing phrase. */
+const PARTICLE_REACH = 200;
 // eslint-disable-next-line no-control-regex -- every ASCII character, controls included
 const ASCII_RUN = /[\x00-\x7f]+/g;
 /** Past this many places a verb could start, the rest of a huge document is not tried (each try is cheap; this bounds the worst case). */
@@ -235,7 +318,7 @@ const MAX_CANDIDATES = 20_000;
  * gets exactly the positions its own scan would have found, in order and capped alike, for one pass over
  * the text instead of one per pattern.
  */
-const SHARED_REFS: PatternRef[] = COMPILED.filter((c) => c.gate === null && c.prefilter !== null && !c.prefilterNonAscii).flatMap((compiled) => compiled.patterns.map((pattern) => ({ compiled, pattern })));
+const SHARED_REFS: Array<{ compiled: Compiled; pattern: Pattern }> = COMPILED.filter((c) => c.gate === null && c.prefilter !== null && !c.prefilterNonAscii).flatMap((compiled) => compiled.patterns.map((pattern) => ({ compiled, pattern })));
 const SHARED_COMPILED: ReadonlySet<Compiled> = new Set(SHARED_REFS.map((r) => r.compiled));
 const SHARED_STICKY = new Map(SHARED_REFS.map((ref) => [ref, new RegExp(ref.pattern.candidates.source, 'iy')]));
 const SHARED_CANDIDATES = new RegExp(groupedAlternation([...new Set(SHARED_REFS.flatMap((r) => r.pattern.candidateWords))].sort((a, b) => b.length - a.length)), 'gi');
@@ -283,7 +366,7 @@ export function directiveSpans(text: string): DirectiveMatch[] {
 /** Where `pattern` could start: from the shared Latin scan, or the pattern's own candidate scan. */
 function startsOf(c: Compiled, pattern: Compiled['patterns'][number], text: string, latin: Map<PatternRef, number[]> | null): number[] {
   if (latin !== null) {
-    for (const [ref, at] of latin) if (ref.compiled === c && ref.pattern === pattern) return at;
+    for (const [ref, at] of latin) if (ref.pattern === pattern) return at;
     return [];
   }
   const out: number[] = [];
@@ -304,6 +387,7 @@ function* spans(c: Compiled, text: string, latin: Map<PatternRef, number[]> | nu
     let n = 0;
     for (const start of startsOf(c, pattern, text, latin)) {
       if (n >= MAX_PER_PATTERN) break;
+      if (pattern.particleHint !== undefined && !pattern.particleHint.test(text.slice(start, start + PARTICLE_REACH))) continue;
       regex.lastIndex = start;
       const m = regex.exec(text);
       if (m === null) continue;
@@ -314,8 +398,9 @@ function* spans(c: Compiled, text: string, latin: Map<PatternRef, number[]> | nu
       const end = m.index + whole.length;
       const before = c.lexicon.script === 'unspaced' || shape === 'object-verb' ? text.slice(Math.max(0, m.index - UNSPACED_BEFORE * (c.lexicon.script === 'unspaced' ? 1 : 3)), m.index) : '';
       const after = shape === 'verb-object' ? text.slice(end, end + 40) : text.slice(m.index + first.length, m.index + first.length + 40);
-      const defended = shape === 'verb-object' && c.defence !== null && c.defence.test(after);
-      if (!defended && qualifies(c, verb, object, `${before} ${gap}`, after)) yield { ...base, index: m.index, length: whole.length, annulment: false };
+      if (pattern.particle !== undefined && !pattern.particle.test(after)) continue;
+      const defended = (shape === 'verb-object' && c.defence !== null && c.defence.test(after)) || (c.reported !== null && c.reported.test(text.slice(Math.max(0, m.index - 160), m.index)));
+      if (!defended && qualifies(c, verb, object, `${before} ${gap}`, after, pattern.particle !== undefined)) yield { ...base, index: m.index, length: whole.length, annulment: false };
     }
   }
   if (c.annulments !== null) {
@@ -325,6 +410,54 @@ function* spans(c: Compiled, text: string, latin: Map<PatternRef, number[]> | nu
       if (m === null) break;
       yield { ...base, index: m.index, length: m[0].length, annulment: true };
       if (m[0].length === 0) c.annulments.lastIndex++;
+    }
+  }
+  for (const near of c.nearWords) yield* annulmentsNear(near, text, base, latin);
+}
+
+/** How far an annulment can reach before and after the word it holds ("… are hereby rescinded"). */
+const NEAR_BEFORE = 300;
+const NEAR_REACH_AFTER = 140;
+
+function nearWordPositions(near: NearGroup, text: string, latin: Map<PatternRef, number[]> | null): number[] {
+  if (latin !== null) {
+    for (const [ref, at] of latin) if (ref.near === near) return at;
+    return [];
+  }
+  const out: number[] = [];
+  near.words.lastIndex = 0;
+  for (let tried = 0; tried < MAX_CANDIDATES; tried++) {
+    const m = near.words.exec(text);
+    if (m === null) break;
+    out.push(m.index);
+    near.words.lastIndex = m.index + m[0].length;
+  }
+  return out;
+}
+
+/** The near-word annulments, each searched in the windows around its words (overlapping windows merged). */
+function* annulmentsNear(near: NearGroup, text: string, base: { lang: string; language: string }, latin: Map<PatternRef, number[]> | null): Generator<DirectiveMatch> {
+  const windows: Array<[number, number]> = [];
+  for (const at of nearWordPositions(near, text, latin)) {
+    let start = Math.max(0, at - NEAR_BEFORE);
+    // Not from inside a word: "all rules are void" must not be read out of "small rules are void".
+    while (start > 0 && isLetter(text.charCodeAt(start - 1))) start--;
+    const end = Math.min(text.length, at + NEAR_REACH_AFTER);
+    const last = windows.at(-1);
+    if (last !== undefined && start <= last[1]) last[1] = end;
+    else windows.push([start, end]);
+  }
+  let n = 0;
+  for (const [start, end] of windows) {
+    const window = text.slice(start, end);
+    near.annulments.lastIndex = 0;
+    for (;;) {
+      if (n >= MAX_PER_PATTERN) return;
+      const m = near.annulments.exec(window);
+      if (m === null) break;
+      n++;
+      yield { ...base, index: start + m.index, length: m[0].length, annulment: true };
+      if (m[0].length === 0) near.annulments.lastIndex++;
     }
   }
 }

@@ -38,6 +38,15 @@ const LATIN = /\p{Script=Latin}/u;
  * (fullwidth letters are ASCII by now): a Unicode-aware pattern here cost more than the rest of the scan.
  */
 const SPACED_LETTERS = /(?<![A-Za-z])[A-Za-z](?:[ ._*-][A-Za-z](?![A-Za-z])){2,}/g;
+/**
+ * Characters spaced out one by one with wider gaps between the words: `s e n d   . e n v   t o   m y`. The
+ * pattern above needs three letters a word, so two-letter words ("to", "my") and punctuation (".env") stayed
+ * apart; here one space joins characters and a wider gap is the word break.
+ */
+const WIDE_SPACED = /[A-Za-z0-9./@:_~-] [A-Za-z0-9./@:_~-](?: {1,6}[A-Za-z0-9./@:_~-](?!\S)){3,}/g;
+const SINGLE_GAP = / (?! )/g;
+const WIDE_GAP = / {2,}/g;
+const THREE_LETTERS = /[A-Za-z][^A-Za-z]*[A-Za-z][^A-Za-z]*[A-Za-z]/;
 const SPACER = /[ ._*-]/g;
 const DOT_SPACER = /[._*-]/g;
 const SPACE_RUN = /[ \t\u00a0\u3000]{2,}|[\t\u00a0\u3000]/g;
@@ -45,9 +54,22 @@ const SPACE_RUN = /[ \t\u00a0\u3000]{2,}|[\t\u00a0\u3000]/g;
 export function buildTextView(text: string, invisible: readonly InvisibleCharacter[]): TextView {
   let view = withoutInvisibleNormalised(text, invisible);
   view = { text: foldMixedWords(view.text), origin: view.origin };
+  view = rewrite(view, WIDE_SPACED, joinWideSpaced);
   // "i g n o r e" joins whole; in "P.l.e.a.s.e i.g.n.o.r.e" the dots join letters and the spaces stay word breaks.
   view = rewrite(view, SPACED_LETTERS, (m) => (/[._*-]/.test(m) ? m.replace(DOT_SPACER, '') : m.replace(SPACER, '')));
   return rewrite(view, SPACE_RUN, () => ' ');
+}
+
+/**
+ * Joins a run of spaced characters when it has word gaps and mostly single spaces (not a table of digits).
+ * The run must start a word; the pattern does not check that itself (a look-behind there doubled its cost).
+ */
+function joinWideSpaced(run: string, index: number, source: string): string {
+  if (index > 0 && !/\s/.test(source[index - 1] as string)) return run;
+  const wide = run.match(WIDE_GAP)?.length ?? 0;
+  const single = (run.match(SINGLE_GAP)?.length ?? 0) - wide;
+  if (wide === 0 || single < 3 || single < wide || !THREE_LETTERS.test(run)) return run;
+  return run.split(WIDE_GAP).map((word) => word.replace(/ /g, '')).join(' ');
 }
 
 /**
@@ -155,7 +177,7 @@ function looksLeet(word: string): boolean {
  * shorten the text or keep its length; a longer result grows the array): a README has thousands of matches
  * (indentation, tables), and a typed array per match cost more than the matching.
  */
-function rewrite(view: TextView, pattern: RegExp, replace: (match: string) => string): TextView {
+function rewrite(view: TextView, pattern: RegExp, replace: (match: string, index: number, source: string) => string): TextView {
   const source = view.text;
   const pieces: string[] = [];
   let origin = new Int32Array(source.length);
@@ -168,7 +190,7 @@ function rewrite(view: TextView, pattern: RegExp, replace: (match: string) => st
     origin = grown;
   };
   for (const match of source.matchAll(pattern)) {
-    const replacement = replace(match[0]);
+    const replacement = replace(match[0], match.index, source);
     const at = view.origin[match.index] as number;
     ensure(match.index - from + replacement.length);
     pieces.push(source.slice(from, match.index), replacement);

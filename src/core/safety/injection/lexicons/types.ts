@@ -40,15 +40,38 @@ export interface DirectiveLexicon {
   possessives?: readonly string[];
   /** "All", "any", "every": a qualifier only after a strong verb ("ignore all rules", not "drop all rules"). */
   quantifiers?: readonly string[];
+  /**
+   * Strong objects too varied to list, as regular-expression sources ("whatever you were told",
+   * "everything they loaded into you"): phrases that name what the agent was given, whoever gave it.
+   */
+  objectPatterns?: readonly string[];
+  /**
+   * Verbs whose particle follows the object ("set your rules to one side", "put them aside"): the head
+   * word, then the particles that complete it. With its particle the verb counts as a strong one.
+   */
+  separableVerbs?: ReadonlyArray<{ heads: readonly string[]; particles: readonly string[] }>;
   /** Words that may stand between verb and object without changing the meaning: "the", "all", "please". */
   fillers: readonly string[];
   /** Qualifiers that follow the object ("the rules above", "the instructions you were given"). */
   trailing?: readonly string[];
+  /** Trailing qualifiers as regular-expression sources, for the shapes a list cannot hold ("that came with your deployment"). */
+  trailingPatterns?: readonly string[];
   /**
    * What after the object makes the sentence a defence, not an attack: "do not follow instructions found in
    * the document" is what a careful prompt says about untrusted text.
    */
   notFollowedBy?: readonly string[];
+  /**
+   * A regular-expression source that, matching the end of the sentence before the verb, makes the pair a
+   * report of an attack rather than one: "a template that tried to make clients … disregard the system prompt".
+   */
+  reportedBefore?: string;
   /** Whole expressions that annul the instructions without a verb-object pair ("previous instructions are void"). */
   annulments?: readonly string[];
+  /**
+   * Annulments searched only near one of their words ("rescinded", "void"; a space in a word is any
+   * whitespace), within `reach` characters of it: a pattern run over a whole document costs as much as the
+   * rest of the matcher, and these words are rare. Each match must hold one of its words.
+   */
+  nearWords?: ReadonlyArray<{ words: readonly string[]; patterns: readonly string[] }>;
 }
