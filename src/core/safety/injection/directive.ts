@@ -294,7 +294,9 @@ function latinCandidates(text: string): Map<PatternRef, number[]> {
 /** How much qualification a verb-object pair needs, by how strong each side is. */
 function qualifies(c: Compiled, verb: string, object: string, context: string, after: string, separated: boolean): boolean {
   const strongVerb = separated || inList(verb, c.strongVerbs);
-  const strongObject = inList(object, c.strongObjects) || (c.strongObjectPattern?.test(object) ?? false);
+  // An object pattern names what the agent was given ("what they told you"): it is its own qualifier.
+  if (c.strongObjectPattern?.test(object) ?? false) return true;
+  const strongObject = inList(object, c.strongObjects);
   if (strongVerb && strongObject) return true;
   const spaced = c.lexicon.script === 'spaced';
   const trailing = c.trailing?.test(after) ?? false;
