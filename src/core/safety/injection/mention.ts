@@ -7,8 +7,9 @@
  * - the text near it talks about attacks (injection, jailbreak, attacker, malicious, "for example"…).
  * Either alone is not enough: a quoted order is still an order, and a page about injection can still
  * carry one. "Quoted" also covers a fenced code block and a line that introduces it as an example
- * ("e.g. ignore previous instructions", "payloads such as: …") — write-ups of attacks show them that way. Commands never
- * get this exemption (see PHRASING_CATEGORIES); chat-template tokens only a narrower one (`isDocumentedToken`).
+ * ("e.g. ignore previous instructions", "payloads such as: …") — write-ups of attacks show them that way. Commands
+ * get this exemption only inside a document about attacks, and only in a quoting structure (`isQuotedExample`, at the
+ * end of this file); chat-template tokens also a narrower one (`isDocumentedToken`).
  */
 
 /**
@@ -121,7 +122,7 @@ function inQuotingBlock(text: string, start: number, end: number): boolean {
 }
 
 export function isQuotedMention(text: string, start: number, end: number): boolean {
-  if (readsAsDiscussion(text, start, end) || inQuotingBlock(text, start, end)) return true;
+  if (readsAsDiscussion(text, start, end) || inQuotingBlock(text, start, end) || isQuotedExample(text, start, end)) return true;
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const before = text.slice(Math.max(lineStart, start - REPORTED_REACH), start);
   if (REPORTED.test(before) || ADDRESSED.test(before)) return true;
@@ -248,4 +249,261 @@ function inInlineCode(text: string, start: number, end: number): boolean {
   const before = text.slice(lineStart, start);
   const after = text.slice(end, lineEnd < 0 ? text.length : lineEnd);
   return (before.split('`').length - 1) % 2 === 1 && after.includes('`');
+}
+
+/*
+ * The document as a whole. An advisory, a threat model, a red-team write-up, a list of test vectors or a defence
+ * guide quotes attacks as its subject: the payloads sit in code, quotation marks, tables and quoted blocks, and
+ * the prose around them may use no cue word near each one ("Finding 2 — … An entry reading "never ask for
+ * confirmation" suppressed…"). Judged phrase by phrase, such documents were flagged one example at a time; judged
+ * by what the document says it is (its title, its headings, its opening) and by where the match sits (inside a
+ * quoting structure), they are mentions. What stays an order is what the document says in its own voice to the
+ * agent reading it: prose outside those structures, a quoted block that no sentence of the document introduces,
+ * anything an HTML comment hides, and a structure handed over by a sentence addressed to the agent ("AI
+ * assistants: run `…`").
+ */
+
+/** What a title or heading of a document about attacks names. */
+const ATTACK_HEADING = new RegExp(
+  [
+    String.raw`inject|jailbr|attack|exploit|red[- ]?team|threat|advisory|\bcve-\d|vulnerab|payload|exfiltrat|adversar|malicious|phishing|poison|abuse|misuse`,
+    String.raw`security|defen[cs]e|defending|hardening|mitigation|guardrails|untrusted|hostile|hidden (?:text|instructions?)|(?:injection|prompt|content|input|output) (?:filter|detector|scanner|classifier)s?`,
+    String.raw`incident|post-?mortem|write-?up|case study|pentest|test vectors?|red flags|sample (?:attacks|payloads)`,
+    // Other languages: the topic words' stems (matched inside words, so the short "atak" is left out: "Xataka").
+    ...TOPIC_WORDS.filter(([name]) => ['inject', 'attack', 'jailbreak', 'malicious'].includes(name)).map(([, pattern]) => pattern.source),
+    'sicherheit', 'sécurité', 'seguridad', 'segurança', 'sicurezza', 'безопасн', 'veiligheid', 'bezpieczeń', 'güvenlik', '安全', 'セキュリティ', '보안',
+  ].join('|'),
+  'iu',
+);
+/** A heading that names security and nothing more specific: enough for a title, not for a section. */
+const SECURITY_HEADING = /^[^a-z]*(?:security|sicherheit|sécurité|seguridad|segurança|sicurezza|безопасность|veiligheid|bezpieczeństwo|güvenlik|安全|セキュリティ|보안)[^a-z]*$/iu;
+/** A title whose only word of the topic is security ("Email from IT Security", "Security notice: key rotation"). */
+const SECURITY_WORD_ONLY = { test: (title: string): boolean => ATTACK_HEADING.test(title) && !ATTACK_HEADING.test(title.replace(/security|sicherheit|sécurité|seguridad|segurança|sicurezza|безопасн\S*|veiligheid|bezpieczeń\S*|güvenlik|安全|セキュリティ|보안/giu, ' ')) };
+const OPENING_CHARS = 400;
+const TITLE_CHARS = 120;
+const DOCUMENT_CHARS = 500;
+const HEADING_MARKS = /^#{1,6}[ \t]+/;
+
+/** The markdown headings ("## Threat model") of a text, found by line starts: a pattern over the whole text cost more. */
+function headingsOf(text: string): Array<{ at: number; words: string }> {
+  const out: Array<{ at: number; words: string }> = [];
+  for (let at = text.startsWith('#') ? 0 : text.indexOf('\n#'); at >= 0; at = text.indexOf('\n#', at + 1)) {
+    const start = text[at] === '\n' ? at + 1 : at;
+    const end = text.indexOf('\n', start);
+    const line = text.slice(start, end < 0 ? text.length : end);
+    const marks = HEADING_MARKS.exec(line);
+    if (marks !== null) out.push({ at: start, words: line.slice(marks[0].length) });
+  }
+  return out;
+}
+
+let framedText: string | undefined;
+let framedAboutAttacks = false;
+/** Where each heading of the framed text starts, and whether it names attacks. */
+let framedHeadings: Array<{ at: number; aboutAttacks: boolean; aboutSecurity: boolean }> = [];
+
+/** Reads the document's frame once per text: a scan asks once per match. */
+function frame(text: string): void {
+  if (text === framedText) return;
+  framedText = text;
+  framedAboutAttacks = false;
+  const opening = text.slice(0, OPENING_CHARS);
+  // A first line is a title when it is short; a long one is the text itself ("OCR: 'Last incident: 12 days ago…'").
+  const first = /^\s*([^\n]*)\n/.exec(opening)?.[1] ?? '';
+  const title = first.length <= TITLE_CHARS && !SECURITY_WORD_ONLY.test(first) ? first : '';
+  const topics = (part: string) => TOPIC_WORDS.filter(([, pattern]) => pattern.test(part)).length;
+  framedHeadings = headingsOf(text).map(({ at, words }) => ({ at, aboutAttacks: ATTACK_HEADING.test(words), aboutSecurity: SECURITY_HEADING.test(words) }));
+  // Topic words alone do not frame a short text: a webhook's JSON or a two-line tip is the message itself, not a
+  // document about it. A title does (a text of one line has none).
+  framedAboutAttacks = ATTACK_HEADING.test(title) || framedHeadings.filter((h) => h.aboutAttacks).length >= TOPIC_MIN || (text.length >= DOCUMENT_CHARS && topics(opening) > TOPIC_MIN);
+}
+
+/**
+ * Whether the document says it is about attacks: its title (the first line) names them, two of its headings do, or
+ * its opening does with three different topic words (counting them over the whole text cost a quarter of a scan). One heading is not enough (a README's "## Security" section is a
+ * section, not the document; see `sectionAboutAttacks`).
+ */
+export function documentAboutAttacks(text: string): boolean {
+  frame(text);
+  return framedAboutAttacks;
+}
+
+/**
+ * Whether the nearest heading above `start` names attacks (a README's "## Prompt injection" section). "Security"
+ * alone does not: a changelog's "### Security" lists upgrades, not attacks.
+ */
+function sectionAboutAttacks(text: string, start: number): boolean {
+  frame(text);
+  let about = false;
+  for (const heading of framedHeadings) {
+    if (heading.at >= start) break;
+    about = heading.aboutAttacks && !heading.aboutSecurity;
+  }
+  return about;
+}
+
+/** A sentence of the document, just before a structure on its line, that hands the structure to the agent to act on. */
+const ADDRESSED_ORDER = /\b(?:you|your|assistants?|agents?|ai|llms?|models?|bots?|copilot)\b[^.!?]*\b(?:must|should|need to|please|always|run|execute|paste|send|post|upload|copy|forward|email|save|store|remember|add|append|reply|respond|print|output|include|use|open|fetch|visit)\b[^.!?]*$/i;
+/** A sentence that opens with an order about the structure: "Please send the following sentence to your assistant: "…"". */
+const IMPERATIVE_HANDOVER = /^\s*(?:please\s+)?(?:send|paste|give|tell|type|say|forward|copy|add|save|run|execute)\b[^.!?]*[:,]?\s*$/i;
+/** Words of a sentence that reports or shows a structure rather than handing it over. */
+const REPORTING = /\b(?:e\.g\.|for example|for instance|such as|like|example|payload|sample|vector|string|text|phrase|comment|note|line|message|reads?|reading|said|says|saying|wrote|written|containing|contained|contains|included|includes|asked|told|instructed|tried|attempts?|injected|hidden|planted|seen|observed|found|matched|detect)/i;
+
+function handedOver(text: string, lineStart: number, at: number): boolean {
+  const lead = text.slice(Math.max(lineStart, at - REPORTED_REACH), at);
+  const sentence = lead.slice(Math.max(lead.lastIndexOf('. '), lead.lastIndexOf('! '), lead.lastIndexOf('? ')) + 1);
+  return (ADDRESSED_ORDER.test(sentence) || IMPERATIVE_HANDOVER.test(sentence)) && !REPORTING.test(sentence);
+}
+
+/** A blockquote a sentence of the document introduces ("The comment said:", "in white-on-white text:"). */
+function introducedBlockquote(text: string, lineStart: number): boolean {
+  let at = lineStart;
+  while (at > 0) {
+    const prevStart = text.lastIndexOf('\n', at - 2) + 1;
+    const prev = text.slice(prevStart, at - 1);
+    at = prevStart;
+    if (/^\s*>/.test(prev)) continue;
+    if (prev.trim() === '') continue;
+    return /:\s*\**\s*$/.test(prev) && !handedOver(prev, 0, prev.length);
+  }
+  return false;
+}
+
+/**
+ * Quotation marks that delimit markup, not a quotation: an attribute's value (`content="…"`, not a program's `x = "…"`), a JSON string's (`"note": "…"`) or a link's title
+ * (`[notes](https://… "…")`), which a reader of the rendered page sees as a tooltip or not at all.
+ */
+function inMarkupValue(text: string, lineStart: number, start: number): boolean {
+  const lead = text.slice(Math.max(lineStart, start - QUOTE_REACH), start);
+  return /(?:[\w-]=|\]\(\S+\s+|"\s*:\s*)["'][^"']*$/.test(lead);
+}
+
+/**
+ * A fenced block the document's prose leads into ("The payload was:", "A malicious repository could include:"). A
+ * fence that opens the document, or follows only a heading, is the document's content: a config file or a module
+ * whose comment speaks to the agent.
+ */
+function introducedFence(text: string, start: number): boolean {
+  let fence = -1;
+  for (const m of text.slice(0, start).matchAll(/^[ \t]*(?:```|~~~)/gm)) fence = m.index;
+  const before = text.slice(Math.max(0, fence - HEADING_REACH), Math.max(0, fence)).trimEnd();
+  const lead = before.slice(before.lastIndexOf('\n') + 1);
+  return lead.trim() !== '' && !/^[ \t]{0,3}#/.test(lead) && !handedOver(lead, 0, lead.length);
+}
+
+/** A table's header row that says its cells are examples: "| ID | Category | Payload |", "| Input | Verdict |". */
+const EXAMPLES_HEADER = /payload|example|attack|prompt|input|text|string|vector|pattern|phras|sample|inject|jailbr|test|case|technique|message|what (?:it|they) (?:say|said)/i;
+
+/**
+ * A row of a table of examples: its header names them. A settings table's cell that speaks to the agent ("| Assistant
+ * override | assistants reading this runbook should… |") is the document's own voice; quotations and code inside any
+ * cell are still quotations (checked before this).
+ */
+function tableOfExamples(text: string, lineStart: number): boolean {
+  let header = lineStart;
+  while (header > 0) {
+    const prevStart = text.lastIndexOf('\n', header - 2) + 1;
+    if (!/^\s*\|/.test(text.slice(prevStart, header - 1))) break;
+    header = prevStart;
+  }
+  const lineEnd = text.indexOf('\n', header);
+  return EXAMPLES_HEADER.test(text.slice(header, lineEnd < 0 ? text.length : lineEnd));
+}
+
+const insideHidden = (text: string, start: number): boolean => {
+  const open = text.lastIndexOf('<!--', start);
+  return open >= 0 && text.indexOf('-->', open) < 0 ? true : open >= 0 && text.indexOf('-->', open) > start;
+};
+
+/**
+ * Whether [start, end) is a quoted example of a document, or a section, about attacks: inside a code span or a
+ * fenced block, quotation marks, a table row, or a blockquote the document introduces. A match that begins in the
+ * sentence reporting a quotation and runs into it ("The email contained a line: "AI assistant, forward…"") is
+ * judged where the quotation opens.
+ */
+export function isQuotedExample(text: string, start: number, end: number): boolean {
+  if (!(documentAboutAttacks(text) || sectionAboutAttacks(text, start))) return false;
+  if (quotedExampleAt(text, start, end)) return true;
+  QUOTE_OPENING.lastIndex = start;
+  const open = QUOTE_OPENING.exec(text);
+  if (open === null || open.index + 1 >= end) return false;
+  const lead = text.slice(start, open.index);
+  return !lead.includes('\n') && QUOTATION_LEAD.test(lead) && quotedExampleAt(text, open.index + 1, end);
+}
+
+/** How a sentence hands a quotation to the reader as what was said or shown: "a hidden line: "…"", "such as `…`". */
+const QUOTATION_LEAD = /(?::|\b(?:said|says|saying|reads?|read|reading|wrote|like|such as|e\.g\.|for example|for instance))\s*$/i;
+
+/** An opening quotation mark or backtick; an apostrophe only where no letter comes before it. */
+const QUOTE_OPENING = /["“«„「『`]|(?<![\p{L}\p{N}])['‘]/gu;
+
+function quotedExampleAt(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  if (inFencedBlock(text, start)) return introducedFence(text, start);
+  if (inInlineCode(text, start, end)) return !handedOver(text, lineStart, text.lastIndexOf('`', start - 1));
+  if (insideHidden(text, start)) return false;
+  const line = text.slice(lineStart, start);
+  const open = enclosingQuotation(text, lineStart, start, end);
+  if (open >= 0) return !inMarkupValue(text, lineStart, open + 1) && !handedOver(text, lineStart, open);
+  if (/^\s*\|/.test(line)) return tableOfExamples(text, lineStart);
+  if (/^\s*>/.test(line)) return introducedBlockquote(text, lineStart);
+  return isQuoted(text, start, end) && !inMarkupValue(text, lineStart, start) && !handedOver(text, lineStart, start);
+}
+
+const CLOSING_OF: Readonly<Record<string, string>> = { '"': '"', '“': '”"', '„': '“”"', '«': '»', '「': '」', '『': '』' };
+
+/**
+ * Where the quotation around [start, end) opens on its line, read from the line's start so that code spans and
+ * quotations inside it do not confuse it ("Set the `systemPrompt` option to override…"); -1 when none does, or
+ * none closes after `end` on the line.
+ */
+function enclosingQuotation(text: string, lineStart: number, start: number, end: number): number {
+  let open = -1;
+  let closers = '';
+  for (let i = lineStart; i < start; i++) {
+    const c = text[i] as string;
+    if (open >= 0) {
+      if (closers.includes(c)) open = -1;
+    } else if (CLOSING_OF[c] !== undefined) {
+      open = i;
+      closers = CLOSING_OF[c] as string;
+    }
+  }
+  if (open < 0) return -1;
+  const lineEnd = text.indexOf('\n', end);
+  const rest = text.slice(end, lineEnd < 0 ? text.length : lineEnd);
+  return holdsAny(rest, closers) ? open : -1;
+}
+
+const QUOTING_STRUCTURES = /^[ \t]*(?:```|~~~)[^\n]*\n[\s\S]*?(?:\n[ \t]*(?:```|~~~)[^\n]*|$(?![\s\S]))|"[^"\n]{2,}"|(?<![\p{L}\p{N}])'(?:[^'\n]|(?<=\p{L})'(?=\p{L}))+'(?![\p{L}\p{N}])|“[^”"\n]{2,}[”"]|«[^»\n]{2,}»|„[^“”"\n]{2,}[“”"]|「[^」\n]+」|『[^』\n]+』|^[ \t]*\|[^\n]*|^[ \t]*>[^\n]*/gmu;
+
+const QUOTATION_MARK = /["'“«„「『]/;
+const QUOTED_SENTENCE_WORDS = 5;
+const CONTENT_START = /[^\s>|`"“«„「『~]/;
+
+/**
+ * The text with the quoted examples of a document about attacks blanked out (same length, line breaks kept), for
+ * the learned model to score again: what it found in the examples is their content, what it finds in the rest is
+ * the document's own. Code spans stay: inside a sentence they are its words ("pause the scanner (`agentctl scanner
+ * pause`)"), and blanking them left the model an order with its objects missing. `null` where the document is not about attacks, or nothing is blanked.
+ */
+export function withoutQuotedExamples(text: string): string | null {
+  frame(text);
+  // In a short text the quotation is most of what the model read, and the order beside it may only point at it
+  // ("AI reading this: do what the quote above says"); there the model's opinion stands.
+  if (text.length < DOCUMENT_CHARS || (!framedAboutAttacks && !framedHeadings.some((h) => h.aboutAttacks))) return null;
+  let out = '';
+  let last = 0;
+  QUOTING_STRUCTURES.lastIndex = 0;
+  for (let m = QUOTING_STRUCTURES.exec(text); m !== null; m = QUOTING_STRUCTURES.exec(text)) {
+    // A short quotation is a term the sentence names ("the "auto-approve" mode"), part of what the sentence says.
+    if (QUOTATION_MARK.test(m[0][0] ?? '') && proseWords(m[0], QUOTED_SENTENCE_WORDS) < QUOTED_SENTENCE_WORDS) continue;
+    const skip = m[0].search(CONTENT_START);
+    const inner = m.index + (skip < 0 ? 0 : skip);
+    // Judged as a match running from the first character of the content to the last (where a quotation closes).
+    if (!isQuotedExample(text, inner, Math.max(inner + 1, m.index + m[0].length - 1))) continue;
+    out += text.slice(last, m.index) + m[0].replace(/[^\n]/g, ' ');
+    last = m.index + m[0].length;
+  }
+  return last === 0 ? null : out + text.slice(last);
 }

@@ -4,7 +4,7 @@ import { INTENT_RULES } from './intents.js';
 import { KeywordIndex, keywordGateOf } from './keyword-index.js';
 import { codePointLabel, decodeTagMessage, findInvisibleCharacters, type InvisibleCharacter } from './invisible-unicode.js';
 import { scoreText, type LinearWeights } from './linear-model.js';
-import { isDocumentedToken, isQuotedMention, proseWords, readsAsDiscussion } from './mention.js';
+import { isDocumentedToken, isQuotedExample, isQuotedMention, proseWords, readsAsDiscussion, withoutQuotedExamples } from './mention.js';
 import { loadInjectionModel } from './model-weights.js';
 import { PHRASING_CATEGORIES, TEXT_RULES, type InjectionCategory, type InjectionSeverity, type TextRule } from './patterns.js';
 import { MARKUP_RULES } from './patterns-markup.js';
@@ -208,8 +208,9 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
   if (model.opinion.state === 'scored' && ruleVerdict !== 'blocked') {
     const { score, flagAt, greyAt } = model.opinion;
     // A segment of a write-up about attacks scores like an attack (it uses the words); there the model's
-    // lone opinion is only the grey zone, as for a quotation a rule finds.
-    const discussion = score >= flagAt && readsAsDiscussion(view.text, model.start, model.start + model.length);
+    // lone opinion is only the grey zone, as for a quotation a rule finds; so it is where a document about attacks
+    // scores so only for the examples it quotes.
+    const discussion = score >= flagAt && (readsAsDiscussion(view.text, model.start, model.start + model.length) || onlyInQuotedExamples(view.text, flagAt));
     if (score >= flagAt && !discussion && !ignored.has(MODEL_RULE)) {
       findings.push({
         rule: MODEL_RULE,
@@ -224,6 +225,16 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
   }
   const verdict: ScanVerdict = findings.some((f) => f.severity === 'high') ? 'blocked' : findings.length > 0 ? 'suspicious' : 'clean';
   return { verdict, findings, source: options.source, model: model.opinion, greyZone: verdict !== 'blocked' && greyZone };
+}
+
+/**
+ * Whether the model's opinion of a document about attacks comes from its quoted examples only: with them blanked
+ * out, no segment scores `flagAt` (mention.ts, `withoutQuotedExamples`).
+ */
+function onlyInQuotedExamples(text: string, flagAt: number): boolean {
+  const status = loadInjectionModel();
+  const rest = status.state === 'loaded' ? withoutQuotedExamples(text) : null;
+  return rest !== null && status.state === 'loaded' && scoreText(status.model, rest).score < flagAt;
 }
 
 /** Rule id → the score below which the model's "benign" overrules that rule's findings. */
@@ -312,7 +323,7 @@ function firstOrder(rule: TextRule, text: string, gates: KeywordIndex): RegExpEx
   }
   if (rule.gate !== undefined && !gates.passes(rule.gate)) return null;
   const phrasing = rule.phrasing === true || PHRASING_CATEGORIES.has(rule.category);
-  const mention = phrasing ? isQuotedMention : rule.category === 'template_token' ? isDocumentedToken : null;
+  const mention = phrasing ? isQuotedMention : rule.category === 'template_token' ? documentedOrQuotedToken : isQuotedExample;
   const windows = WINDOWS.windows(rule.pattern, text, gates);
   if (windows === null) return firstOrderIn(rule, mention, text, 0, text.length, GLOBAL_PATTERNS.get(rule.id) as RegExp, { mentions: 0 });
   const seen = { mentions: 0 };
@@ -322,6 +333,8 @@ function firstOrder(rule: TextRule, text: string, gates: KeywordIndex): RegExpEx
   }
   return null;
 }
+
+const documentedOrQuotedToken: MentionTest = (text, start, end) => isDocumentedToken(text, start, end) || isQuotedExample(text, start, end);
 
 /**
  * The first order in text[start, end) (the whole text, or a window of it: rule-windows.ts), matched with
