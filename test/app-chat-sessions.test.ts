@@ -157,4 +157,30 @@ describe('session routes', () => {
     await ended;
     expect(app.engine.store.getSession(busy)).not.toBeNull();
   });
+
+  // Catches failed runs cluttering the list unmarked (issue 12), a clear that deletes conversations with replies in
+  // them, and a mark that outlives a later successful turn.
+  it('marks a session whose last turn failed, clears only the failed runs without a reply, and unmarks on success', async () => {
+    const app = await harness([
+      { status: 400, errorMessage: 'model not found' },
+      { text: 'first answer' },
+      { status: 400, errorMessage: 'context too long' },
+      { text: 'recovered' },
+    ]);
+    const failedOnly = await chat(app, 'this run fails');
+    const withReply = await chat(app, 'this one works');
+    await chat(app, 'then fails', withReply);
+    const listed = async () => new Map((await app.service.handlers['sessions.list']({ limit: 50, offset: 0 })).map((s) => [s.id, s]));
+    let sessions = await listed();
+    expect(sessions.get(failedOnly)).toMatchObject({ hasReply: false, lastError: expect.stringContaining('model not found') });
+    expect(sessions.get(withReply)).toMatchObject({ hasReply: true, lastError: expect.stringContaining('context too long') });
+
+    await expect(app.service.handlers['sessions.clearFailed']({})).resolves.toEqual({ deleted: 1 });
+    sessions = await listed();
+    expect(sessions.has(failedOnly)).toBe(false);
+    expect(sessions.get(withReply)?.lastError).not.toBeNull();
+
+    await chat(app, 'try again', withReply);
+    expect((await listed()).get(withReply)).toMatchObject({ lastError: null, hasReply: true });
+  });
 });

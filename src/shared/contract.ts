@@ -38,6 +38,10 @@ export const SessionSummary = z.object({
   messageCount: z.number(),
   inputTokens: z.number(),
   outputTokens: z.number(),
+  /** Why the last turn failed; null when it ended normally. The list marks such sessions. */
+  lastError: z.string().nullable(),
+  /** Whether the model replied at least once: a failed run without a reply is what "clear failed runs" deletes. */
+  hasReply: z.boolean(),
 });
 
 export const DisplayToolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
@@ -281,6 +285,8 @@ export const ROUTES = {
   'sessions.open': route(z.object({ sessionId: Id }).strict(), z.object({ session: SessionSummary, messages: z.array(DisplayMessage) })),
   'sessions.rename': route(z.object({ sessionId: Id, title: z.string().min(1).max(200) }).strict(), Ok),
   'sessions.delete': route(z.object({ sessionId: Id }).strict(), Ok),
+  /** Deletes the sessions whose last turn failed before the model replied at all; running ones are kept. */
+  'sessions.clearFailed': route(Empty, z.object({ deleted: z.number().int() })),
   /** A new session holding a copy of the messages up to and including `messageId` (all of them when omitted). */
   'sessions.branch': route(z.object({ sessionId: Id, messageId: z.number().int().optional() }).strict(), z.object({ sessionId: z.string() })),
 

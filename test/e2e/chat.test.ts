@@ -26,6 +26,7 @@ function script(body: unknown): ScriptedTurn {
   if (last?.role === 'tool') return { text: `The tool answered: ${String(last.content).slice(0, 120)}` };
   if (last?.content?.includes('kestrel')) return { text: KESTREL_ANSWER };
   if (last?.content?.includes('clean up')) return { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${victim}` } }] };
+  if (last?.content?.includes('please fail')) return { status: 400, errorMessage: 'the scripted model refuses this one' };
   return { text: ANSWER };
 }
 
@@ -170,5 +171,31 @@ describe('searching sessions', () => {
     await expect.poll(async () => (await lastAssistant().textContent())?.trim()).toBe(KESTREL_ANSWER);
     expect(await page.locator('[data-testid="message"]', { hasText: 'Auroras' }).count()).toBe(0);
     await screenshot(page, 'sessions-opened');
+  });
+});
+
+describe('failed runs in the session list', () => {
+  // Catches failed runs cluttering the list unmarked (issue 12), and a "clear" that takes conversations with replies.
+  it('marks a run that failed before any reply, and clears it (only it) from the list', async () => {
+    await page.getByTestId('nav-chat').click();
+    await page.getByTestId('new-chat').click();
+    await send('please fail this run');
+    await idle();
+    await page.getByTestId('nav-sessions').click();
+    const items = page.getByTestId('session-item');
+    const failed = items.filter({ has: page.getByTestId('session-failed') });
+    await expect.poll(() => failed.count()).toBe(1);
+    expect(await failed.getByTestId('session-failed').getAttribute('title')).toContain('the scripted model refuses this one');
+    const before = await items.count();
+    await screenshot(page, 'sessions-failed-run');
+
+    await page.getByTestId('sessions-clear-failed').click();
+    await page.getByTestId('sessions-clear-failed-confirm').click();
+    await expect.poll(() => items.count()).toBe(before - 1);
+    expect(await failed.count()).toBe(0);
+    expect(await page.getByTestId('sessions-clear-failed').count()).toBe(0);
+    const stored = JSON.parse((await app.hearth(['sessions', 'list', '--json'])).stdout) as { title: string | null }[];
+    expect(stored.some((s) => s.title?.includes('please fail') === true)).toBe(false);
+    expect(stored.some((s) => s.title?.includes('kestrel') === true)).toBe(true);
   });
 });

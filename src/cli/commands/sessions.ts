@@ -64,7 +64,8 @@ function parseLimit(text: string | undefined): number | undefined {
 
 function formatSessionLine(s: SessionRecord): string {
   const when = new Date(s.updatedAt).toISOString().replace('T', ' ').slice(0, 16);
-  return `${s.id}  ${when}  ${s.source.padEnd(7)} ${String(s.messageCount).padStart(4)} msgs  ${s.model}${s.title ? `  "${s.title}"` : ''}`;
+  const failed = s.lastError === null ? '' : `  [failed: ${s.lastError.replace(/\s+/g, ' ').slice(0, 80)}]`;
+  return `${s.id}  ${when}  ${s.source.padEnd(7)} ${String(s.messageCount).padStart(4)} msgs  ${s.model}${s.title ? `  "${s.title}"` : ''}${failed}`;
 }
 
 function formatMessage(m: StoredMessage): string {

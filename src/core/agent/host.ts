@@ -231,10 +231,13 @@ export class AgentHost {
     }))
       .then(
         (result) => {
+          // A failed run is marked on its session (the list shows it, and can clear runs that only failed).
+          store.setLastError(live.record.id, result.reason === 'error' ? (result.error?.message ?? 'the turn failed') : null);
           this.options.learning?.afterTurn(this.view(live), result.messages, result.reason !== 'stop');
         },
         (err: unknown) => {
           // runTurn reports its own failures as turn_end; reaching here means emitting itself failed.
+          store.setLastError(live.record.id, errorMessage(err));
           channel.push({ type: 'turn_end', reason: 'error', final: '', error: { code: 'internal', message: errorMessage(err) } });
         },
       )

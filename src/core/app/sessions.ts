@@ -4,7 +4,7 @@ import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { SearchSnippets } from './search-snippets.js';
 
-export type SessionRoutes = 'sessions.list' | 'sessions.search' | 'sessions.open' | 'sessions.rename' | 'sessions.delete' | 'sessions.branch';
+export type SessionRoutes = 'sessions.list' | 'sessions.search' | 'sessions.open' | 'sessions.rename' | 'sessions.delete' | 'sessions.clearFailed' | 'sessions.branch';
 
 type SessionSummary = RouteOutput<'sessions.list'>[number];
 type DisplayMessage = RouteOutput<'sessions.open'>['messages'][number];
@@ -51,6 +51,15 @@ export function sessionHandlers(ctx: AppContext): Pick<RouteHandlers, SessionRou
       store.deleteSession(input.sessionId);
       return { ok: true as const };
     },
+    'sessions.clearFailed': async () => {
+      let deleted = 0;
+      for (const session of store.listFailedWithoutReply()) {
+        if (host.isRunning(session.id)) continue;
+        store.deleteSession(session.id);
+        deleted += 1;
+      }
+      return { deleted };
+    },
     'sessions.branch': async (input) => {
       const parent = requireSession(input.sessionId);
       const branch = store.branchSession({
@@ -76,6 +85,8 @@ export function toSummary(session: SessionRecord): SessionSummary {
     messageCount: session.messageCount,
     inputTokens: session.inputTokens,
     outputTokens: session.outputTokens,
+    lastError: session.lastError,
+    hasReply: session.hasReply,
   };
 }
 

@@ -232,6 +232,13 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    description: 'sessions.last_error: why the last turn failed, so failed runs are marked and can be cleared',
+    up: (db) => {
+      db.exec(`ALTER TABLE sessions ADD COLUMN last_error TEXT; -- NULL when the last turn ended normally (or none ran)`);
+    },
+  },
 ];
 
 export const LATEST_STORE_VERSION = STORE_MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

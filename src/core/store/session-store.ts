@@ -20,6 +20,8 @@ interface SessionRow {
   input_tokens: number;
   output_tokens: number;
   message_count: number;
+  last_error: string | null;
+  has_reply: 0 | 1;
 }
 
 interface MessageRow {
@@ -42,7 +44,9 @@ interface MessageRow {
 /** Stored JSON is parsed through a schema like any other input (STYLE.md: types from schemas). */
 const StoredToolCalls = z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }));
 
-const SESSION_COLUMNS = 'id, source, model, title, parent_session_id, started_at, updated_at, ended_at, input_tokens, output_tokens, message_count';
+/** `has_reply`: whether the model ever answered in the session (a failed first run did not); messages_by_session finds it. */
+const SESSION_COLUMNS =
+  "id, source, model, title, parent_session_id, started_at, updated_at, ended_at, input_tokens, output_tokens, message_count, last_error, EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id AND messages.role = 'assistant') AS has_reply";
 const MESSAGE_COLUMNS = 'id, session_id, role, content, tool_calls, tool_call_id, tool_name, reasoning, input_tokens, output_tokens, created_at, tool_outcome, origin, copied_from';
 
 /**
@@ -76,6 +80,11 @@ export class SqliteSessionStore implements SessionStore {
       getMessages: db.prepare<[string], MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE session_id = ? ORDER BY id`),
       addUsage: db.prepare(`UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?`),
       setTitle: db.prepare(`UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?`),
+      setLastError: db.prepare(`UPDATE sessions SET last_error = ? WHERE id = ?`),
+      // A failed run that holds no model reply: the user's message and an error, nothing else worth keeping.
+      failedWithoutReply: db.prepare<[], SessionRow>(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE last_error IS NOT NULL AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = sessions.id AND m.role = 'assistant') ORDER BY updated_at DESC`,
+      ),
       endSession: db.prepare(`UPDATE sessions SET ended_at = coalesce(ended_at, ?), updated_at = ? WHERE id = ?`),
       messagesById: db.prepare<[string], MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`),
       deleteMessages: db.prepare<[string]>(`DELETE FROM messages WHERE session_id = ?`),
@@ -180,6 +189,16 @@ export class SqliteSessionStore implements SessionStore {
 
   addUsage(sessionId: string, usage: Usage): void {
     this.updateSession(sessionId, this.statements.addUsage.run(usage.inputTokens, usage.outputTokens, Date.now(), sessionId).changes);
+  }
+
+  /** Sessions whose last turn failed before the model replied at all (the list's "clear failed runs"). */
+  listFailedWithoutReply(): SessionRecord[] {
+    return this.statements.failedWithoutReply.all().map(toSession);
+  }
+
+  /** Records how the session's last turn ended: its error, or null when it ended normally. */
+  setLastError(sessionId: string, error: string | null): void {
+    this.updateSession(sessionId, this.statements.setLastError.run(error, sessionId).changes);
   }
 
   setTitle(sessionId: string, title: string): void {
@@ -324,6 +343,8 @@ function toSession(row: SessionRow): SessionRecord {
     inputTokens: row.input_tokens,
     outputTokens: row.output_tokens,
     messageCount: row.message_count,
+    lastError: row.last_error,
+    hasReply: row.has_reply === 1,
   };
 }
 

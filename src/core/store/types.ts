@@ -16,6 +16,10 @@ export interface SessionRecord {
   inputTokens: number;
   outputTokens: number;
   messageCount: number;
+  /** Why the session's last turn failed (its error message); null when it ended normally, or no turn ran. */
+  lastError: string | null;
+  /** Whether the model replied at least once in the session. */
+  hasReply: boolean;
 }
 
 /**
@@ -92,6 +96,8 @@ export interface SessionStore {
   getMessages(sessionId: string): StoredMessage[];
   addUsage(sessionId: string, usage: Usage): void;
   setTitle(sessionId: string, title: string): void;
+  /** How the last turn ended: its error message, or null when it ended normally (sessions.last_error). */
+  setLastError(sessionId: string, error: string | null): void;
   endSession(sessionId: string): void;
   /** Removes the session and its messages (the FTS index follows through triggers). */
   deleteSession(sessionId: string): void;

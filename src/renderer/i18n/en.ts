@@ -112,6 +112,10 @@ export const en = {
   'sessions.meta': '{count, plural, one {# message} other {# messages}} · {model} · {date}',
   'sessions.branch': 'Branch',
   'sessions.confirmDelete': 'Delete this conversation for good?',
+  'sessions.failed': 'failed',
+  'sessions.failedTitle': 'The last run failed: {error}',
+  'sessions.clearFailed': 'Clear failed runs ({count})',
+  'sessions.confirmClearFailed': 'Delete the {count, plural, one {# conversation} other {# conversations}} whose only run failed before any reply?',
 
   'skills.new': 'New skill',
   'skills.create': 'Create a skill',

@@ -109,6 +109,10 @@ export const zhCN: Record<MessageKey, string> = {
   'sessions.meta': '{count} 条消息 · {model} · {date}',
   'sessions.branch': '分支',
   'sessions.confirmDelete': '永久删除这个对话？',
+  'sessions.failed': '失败',
+  'sessions.failedTitle': '上次运行失败：{error}',
+  'sessions.clearFailed': '清除失败的运行（{count}）',
+  'sessions.confirmClearFailed': '删除 {count} 个在任何回复之前就失败的对话？',
 
   'skills.new': '新建技能',
   'skills.create': '创建技能',

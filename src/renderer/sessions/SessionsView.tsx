@@ -32,6 +32,10 @@ export function SessionsView() {
   const reload = useCallback(() => run(async () => setSessions(await api.invoke('sessions.list', { limit: 200 }))), [api, run]);
   useEffect(() => void reload(), [reload]);
 
+  // Runs that failed before the model said anything (the server's "clear failed" deletes exactly these); a session
+  // whose last turn failed after earlier replies is marked but kept.
+  const failedRuns = sessions.filter((s) => s.lastError !== null && !s.hasReply).length;
+
   const open = async (sessionId: string) => {
     await chat.getState().openSession(sessionId);
     nav.getState().go('chat');
@@ -73,6 +77,24 @@ export function SessionsView() {
           ))}
         </div>
       )}
+      {failedRuns > 0 && (
+        <div className="row-actions">
+          <ConfirmButton
+            testId="sessions-clear-failed"
+            question={t('sessions.confirmClearFailed', { count: failedRuns })}
+            onConfirm={() =>
+              void run(async () => {
+                await api.invoke('sessions.clearFailed', {});
+                const current = chat.getState().sessionId;
+                await reload();
+                if (current !== null && !(await api.invoke('sessions.list', { limit: 200 })).some((s) => s.id === current)) chat.getState().newChat();
+              })
+            }
+          >
+            {t('sessions.clearFailed', { count: failedRuns })}
+          </ConfirmButton>
+        </div>
+      )}
       <ul className="session-list" data-testid="session-list">
         {sessions.length === 0 && <li className="muted">{t('sessions.none')}</li>}
         {sessions.map((s) => (
@@ -104,6 +126,11 @@ export function SessionsView() {
                 <span className="session-title" data-testid="session-title">
                   {s.title ?? t('sessions.untitled')}
                 </span>
+                {s.lastError !== null && (
+                  <span className="session-failed" data-testid="session-failed" title={t('sessions.failedTitle', { error: s.lastError })}>
+                    {t('sessions.failed')}
+                  </span>
+                )}
                 <span className="muted">
                   {t('sessions.meta', { count: s.messageCount, model: s.model, date: formatDate(s.updatedAt) })}
                 </span>
