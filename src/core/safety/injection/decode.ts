@@ -63,13 +63,14 @@ function isBase64Code(c: number): boolean {
  * with up to two `=` after it (a shorter run cannot match anywhere inside it, a longer one matches from its
  * start). A loop over char codes: the regex was the costliest part of decoding a whole document.
  */
-function* base64Runs(text: string): Generator<{ run: string; index: number; spacedHex?: true }> {
+function* base64Runs(text: string): Generator<{ run: string; index: number; bytes?: 'hex' | 'binary' }> {
   const n = text.length;
   let i = 0;
-  // A chain of short runs that are each one hex byte (`66`, `0x66`), set apart by separators: `66 6f 72 67`.
+  // A chain of short runs that are each one byte (`66`, `0x66`, `01100110`), set apart by separators: `66 6f 72 67`.
   let chainStart = -1;
   let chainEnd = -1;
   let chainBytes = 0;
+  let chainKind: 'hex' | 'binary' = 'hex';
   while (i < n) {
     if (!isBase64Code(text.charCodeAt(i))) {
       i++;
@@ -78,12 +79,14 @@ function* base64Runs(text: string): Generator<{ run: string; index: number; spac
     let end = i + 1;
     while (end < n && isBase64Code(text.charCodeAt(end))) end++;
     if (end - i < 20) {
-      if (isHexByte(text, i, end)) {
-        if (chainBytes > 0 && BYTE_SEPARATOR.test(text.slice(chainEnd, i))) chainBytes++;
+      const kind = byteKind(text, i, end);
+      if (kind !== null) {
+        if (chainBytes > 0 && kind === chainKind && BYTE_SEPARATOR.test(text.slice(chainEnd, i))) chainBytes++;
         else {
-          if (chainBytes >= MIN_SPACED_BYTES) yield { run: text.slice(chainStart, chainEnd), index: chainStart, spacedHex: true };
+          if (chainBytes >= MIN_SPACED_BYTES) yield { run: text.slice(chainStart, chainEnd), index: chainStart, bytes: chainKind };
           chainStart = i;
           chainBytes = 1;
+          chainKind = kind;
         }
         chainEnd = end;
       }
@@ -95,13 +98,13 @@ function* base64Runs(text: string): Generator<{ run: string; index: number; spac
     yield { run: text.slice(i, padded), index: i };
     i = padded;
   }
-  if (chainBytes >= MIN_SPACED_BYTES) yield { run: text.slice(chainStart, chainEnd), index: chainStart, spacedHex: true };
+  if (chainBytes >= MIN_SPACED_BYTES) yield { run: text.slice(chainStart, chainEnd), index: chainStart, bytes: chainKind };
 }
 
 /**
- * Hex bytes written apart, `66 6f 72 67` or `0x66, 0x6f`: a hex dump of text, found in the base64 scan's
- * pass (a regex of its own cost a tenth of the scan). Eight bytes at least, so a MAC address or a short
- * colour list is not decoded (it would not read as prose anyway).
+ * Bytes written apart, in hex (`66 6f 72 67`, `0x66, 0x6f`) or binary (`01110011 01100101`): a dump of text,
+ * found in the base64 scan's pass (a regex of its own cost a tenth of the scan). Eight bytes at least, so a
+ * MAC address or a short colour list is not decoded (it would not read as prose anyway).
  */
 const MIN_SPACED_BYTES = 8;
 const BYTE_SEPARATOR = /^(?:[ :,]\s*|\s+)$/;
@@ -110,10 +113,31 @@ function isHexDigit(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 }
 
-function isHexByte(text: string, start: number, end: number): boolean {
+function byteKind(text: string, start: number, end: number): 'hex' | 'binary' | null {
+  if (end - start === 8) {
+    for (let k = start; k < end; k++) if ((text.charCodeAt(k) | 1) !== 49) return null;
+    return 'binary';
+  }
   const at = end - start === 4 && text.charCodeAt(start) === 48 && (text.charCodeAt(start + 1) | 32) === 120 ? start + 2 : start;
-  return end - at === 2 && isHexDigit(text.charCodeAt(at)) && isHexDigit(text.charCodeAt(at + 1));
+  return end - at === 2 && isHexDigit(text.charCodeAt(at)) && isHexDigit(text.charCodeAt(at + 1)) ? 'hex' : null;
 }
+
+/** RFC 4648 base32 (`IRUXGYLC…`): five bits a character, padding ignored. */
+function base32Bytes(run: string): Buffer {
+  const out: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const ch of run.replace(/=+$/, '')) {
+    value = (value << 5) | BASE32_ALPHABET.indexOf(ch);
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push((value >> bits) & 0xff);
+    }
+  }
+  return Buffer.from(out);
+}
+const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 /** `\x69\x67…` escapes; plain hex runs are found by the base64 scan (hex digits are base64 characters). */
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){8,}/g;
 const LEET_WORD = /\b(?=[a-z0-9]*[a-z])(?=[a-z0-9]*[0-9])[a-z0-9]{3,}\b/gi;
@@ -219,9 +243,19 @@ const DECODERS: readonly Decoder[] = [
       for (const m of base64Runs(text)) {
         if (out.length >= MAX_PIECES) break;
         const run = m.run;
-        if (m.spacedHex === true) {
+        if (m.bytes === 'hex') {
           const decoded = asText(Buffer.from(run.replace(/0x|[^0-9a-fA-F]/gi, ''), 'hex'));
           if (decoded !== null) out.push({ encoding: 'hex', text: decoded, index: m.index });
+          continue;
+        }
+        if (m.bytes === 'binary') {
+          const decoded = asText(Buffer.from((run.match(/[01]{8}/g) ?? []).map((b) => parseInt(b, 2))));
+          if (decoded !== null) out.push({ encoding: 'binary', text: decoded, index: m.index });
+          continue;
+        }
+        if (/^[A-Z2-7]{16,}=*$/.test(run) && /[2-7]/.test(run)) {
+          const decoded = asText(base32Bytes(run));
+          if (decoded !== null) out.push({ encoding: 'base32', text: decoded, index: m.index });
           continue;
         }
         if (/^[0-9a-fA-F]+$/.test(run)) {

@@ -27,6 +27,11 @@ const LOOKALIKES: Readonly<Record<string, string>> = {
 const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };
 
 const MARK = /\p{M}/u;
+/**
+ * A soft hyphen shows only where a line breaks, so `Ign\u00adore prev\u00adious` reads as "Ignore previous";
+ * the invisible-character finder does not list it (it is common in hyphenated web text), so the view drops it here.
+ */
+const SOFT_HYPHEN = '\u00ad';
 /** Anything but printable ASCII and ordinary whitespace: the only runs NFKC or invisible removal can change. */
 const UNUSUAL_RUN = /[^\t\n\r\x20-\x7e]+/g;
 /** Characters that can make a word foldable: a digit, or a letter of a script with Latin look-alikes. */
@@ -78,7 +83,7 @@ function joinWideSpaced(run: string, index: number, source: string): string {
  * runs and runs NFKC leaves alone are copied whole, which is nearly all real text.
  */
 function withoutInvisibleNormalised(text: string, invisible: readonly InvisibleCharacter[]): TextView {
-  if (invisible.length === 0 && text.normalize('NFKC') === text) return { text, origin: identity(text.length) };
+  if (invisible.length === 0 && !text.includes(SOFT_HYPHEN) && text.normalize('NFKC') === text) return { text, origin: identity(text.length) };
   const skip = new Set(invisible.map((c) => c.index));
   let out = '';
   const origin: number[] = [];
@@ -93,7 +98,7 @@ function withoutInvisibleNormalised(text: string, invisible: readonly InvisibleC
     const end = start + run[0].length;
     copy(from, start);
     from = end;
-    if (!invisible.some((c) => c.index >= start && c.index < end) && run[0].normalize('NFKC') === run[0]) {
+    if (!invisible.some((c) => c.index >= start && c.index < end) && !run[0].includes(SOFT_HYPHEN) && run[0].normalize('NFKC') === run[0]) {
       copy(start, end);
       continue;
     }
@@ -101,7 +106,7 @@ function withoutInvisibleNormalised(text: string, invisible: readonly InvisibleC
     for (const ch of run[0]) {
       const index = at;
       at += ch.length;
-      if (skip.has(index)) continue;
+      if (skip.has(index) || ch === SOFT_HYPHEN) continue;
       // A mark belongs with the character before it, which may be the last one already copied.
       const base = MARK.test(ch) && out.length > 0 ? out.slice(-1) : '';
       if (base !== '') {
