@@ -84,7 +84,7 @@ describe('chat store actions', () => {
     server = await startContractServer({
       'approvals.pending': async () => ({ approvals: [{ sessionId: 'waiting-1', request }], clarifications: [] }),
       'sessions.open': async () => ({
-        session: { id: 'waiting-1', title: 't', source: 'web', model: 'm', parentSessionId: null, startedAt: 0, updatedAt: 0, messageCount: 2, inputTokens: 0, outputTokens: 0 },
+        session: { id: 'waiting-1', title: 't', source: 'web', model: 'm', parentSessionId: null, startedAt: 0, updatedAt: 0, messageCount: 2, inputTokens: 0, outputTokens: 0, lastError: null, hasReply: true },
         messages: [
           { id: 1, role: 'user' as const, content: 'clean up', reasoning: null, toolCalls: [], toolCallId: null, toolName: null, outcome: null, createdAt: 0 },
           { id: 2, role: 'assistant' as const, content: '', reasoning: null, toolCalls: [{ id: 'c1', name: 'terminal', arguments: '{}' }], toolCallId: null, toolName: null, outcome: null, createdAt: 0 },

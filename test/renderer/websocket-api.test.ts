@@ -26,6 +26,8 @@ const session = (id: string, title: string) => ({
   messageCount: 0,
   inputTokens: 0,
   outputTokens: 0,
+  lastError: null,
+  hasReply: false,
 });
 
 describe('webSocketApi', () => {
