@@ -92,7 +92,7 @@ describe('shell links into the main window', () => {
       'sessions.open': async ({ sessionId }) => {
         opened.push(sessionId);
         return {
-          session: { id: sessionId, title: null, source: 'desktop', model: 'm', parentSessionId: null, startedAt: 0, updatedAt: 0, messageCount: 0, inputTokens: 0, outputTokens: 0 },
+          session: { id: sessionId, title: null, source: 'desktop', model: 'm', parentSessionId: null, startedAt: 0, updatedAt: 0, messageCount: 0, inputTokens: 0, outputTokens: 0, lastError: null, hasReply: false },
           messages: [],
         };
       },

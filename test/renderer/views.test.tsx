@@ -55,7 +55,7 @@ describe('app views', () => {
       'sessions.list': async () => [],
       'sessions.search': async () => [{ sessionId: 's7', sessionTitle: 'Docs', messageId: 4, role: 'user', snippet: 'run \uE000deploy\uE001 <b>now</b>', createdAt: 0 }],
       'sessions.open': async () => ({
-        session: { id: 's7', title: 'Docs', source: 'desktop', model: 'local:h', parentSessionId: null, startedAt: 0, updatedAt: 0, messageCount: 0, inputTokens: 0, outputTokens: 0 },
+        session: { id: 's7', title: 'Docs', source: 'desktop', model: 'local:h', parentSessionId: null, startedAt: 0, updatedAt: 0, messageCount: 0, inputTokens: 0, outputTokens: 0, lastError: null, hasReply: false },
         messages: [],
       }),
     });
