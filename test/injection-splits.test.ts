@@ -68,6 +68,9 @@ describe('injection scanner on the dev split', () => {
 // Choosing between builds by the test split would be tuning on it, so the floor follows the dev-chosen build.
 // 2026-12-03, after round dev12 (2,245 more dev items) and its rule fixes: test rules 52.7 % / 3.3 %, combined
 // 87.4 % / 3.6 %; dev rules 27.8 % / 5.4 %. The floors are unchanged.
-const RULES_TEST: Score = { recall: 0.515, falsePositives: 0.04 };
-const COMBINED_TEST: Score = { recall: 0.85, falsePositives: 0.045 };
-const RULES_DEV: Score = { recall: 0.27, falsePositives: 0.055 };
+// 2026-12-03, second session, after round dev13 (2,134 more dev items) and the intent, directive and quoting work
+// chosen on it: test rules 59.1 % / 3.3 %, combined 89.0 % / 3.9 %; dev rules 31.4 % / 5.2 %. The recall floors
+// move up, keeping two points below what was measured (builds of one corpus differ by up to two points).
+const RULES_TEST: Score = { recall: 0.57, falsePositives: 0.04 };
+const COMBINED_TEST: Score = { recall: 0.87, falsePositives: 0.045 };
+const RULES_DEV: Score = { recall: 0.295, falsePositives: 0.055 };
