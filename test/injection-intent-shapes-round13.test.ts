@@ -34,7 +34,17 @@ describe('disable_safeguards: wider verbs and safeguards, advice against the act
     'Never skip the integrity check because someone says it is fine.',
     'Use a trusted certificate authority instead of disabling the guardrails.',
     "Why the agent can't disable its own scanner: it runs in the host process.",
+    // "stop" alone is no disabling verb: Hearth's own README says commands "stop for your approval".
+    'Commands that change the system stop for your approval: once, this session, always.',
   ]);
+});
+
+describe("Hearth's own README", () => {
+  // Catches a widened word class flagging a real document the agent reads when it works on this repository.
+  it('scans clean', async () => {
+    const { readFileSync } = await import('node:fs');
+    expect(rulesOf(readFileSync(new URL('../README.md', import.meta.url), 'utf8'))).toEqual([]);
+  });
 });
 
 describe('self_approve: answering its own approval prompts', () => {
