@@ -196,66 +196,87 @@ function gateOf(entries: readonly string[]): Compiled['gate'] {
   return { words: new Set(firsts.filter((w) => !w.endsWith('*'))), stems: firsts.filter((w) => w.endsWith('*')).map((w) => w.slice(0, -1)) };
 }
 
-const COMPILED: readonly Compiled[] = LEXICONS.map(compile);
 /** What a candidate position is for: a pattern of a table, or one of its groups of near-word annulments. */
 type PatternRef = { compiled: Compiled; pattern: Pattern; near?: undefined } | { compiled: Compiled; pattern?: undefined; near: NearGroup };
+const MAX_WORD = 40;
 
 /**
- * One candidate scan for every Latin-script table at once: the union of their first words, each match
- * dispatched to the tables that have a word the matched text starts with. Scanning each table's words
- * separately cost a pass over the document per language.
+ * The compiled tables, built on first use rather than at import: importing the scanner should cost a command that
+ * never scans (`hearth memory show`, `hearth sessions list`) nothing, and compiling every language took most of
+ * the import (issue 12, "start fast").
  */
-const LATIN_FIRST_WORDS = new Map<string, PatternRef[]>();
-const LATIN_STEMS: Array<[string, PatternRef]> = [];
-/**
- * For a first word that opens only phrases ("let" of "let go of", "you" of "you need not follow"): the
- * phrases, as a sticky test run before the pattern is. "let's" and "you" are everywhere in a README, and
- * the pattern is costly to try.
- */
-const PHRASES_ONLY = new Map<string, Map<PatternRef, RegExp>>();
-for (const compiled of COMPILED) {
-  if (compiled.gate === null) continue;
-  const sources: Array<[PatternRef, readonly string[]]> = [
-    ...compiled.patterns.map((pattern): [PatternRef, readonly string[]] => [{ compiled, pattern }, pattern.firstWords]),
-    ...compiled.nearWords.map((near): [PatternRef, readonly string[]] => [{ compiled, near }, near.wordList]),
-  ];
-  // One ref per pattern: candidate lists are keyed by it.
-  for (const [ref, words] of sources) {
-    const phrases = new Map<string, string[] | null>();
-    for (const word of words) {
-      const first = (word.split(' ')[0] as string).toLowerCase();
-      if (first.endsWith('*')) LATIN_STEMS.push([first.slice(0, -1), ref]);
-      else if (!(LATIN_FIRST_WORDS.get(first) ?? []).includes(ref)) LATIN_FIRST_WORDS.set(first, [...(LATIN_FIRST_WORDS.get(first) ?? []), ref]);
-      if (first.endsWith('*')) continue;
-      const known = phrases.get(first);
-      if (!word.includes(' ') || known === null) phrases.set(first, null);
-      else phrases.set(first, [...(known ?? []), word]);
-    }
-    for (const [first, list] of phrases) {
-      if (list === null) continue;
-      const byRef = PHRASES_ONLY.get(first) ?? new Map<PatternRef, RegExp>();
-      byRef.set(ref, new RegExp(alternatives(list), 'iuy'));
-      PHRASES_ONLY.set(first, byRef);
+function buildTables() {
+  const COMPILED: readonly Compiled[] = LEXICONS.map(compile);
+
+  /**
+   * One candidate scan for every Latin-script table at once: the union of their first words, each match
+   * dispatched to the tables that have a word the matched text starts with. Scanning each table's words
+   * separately cost a pass over the document per language.
+   */
+  const LATIN_FIRST_WORDS = new Map<string, PatternRef[]>();
+  const LATIN_STEMS: Array<[string, PatternRef]> = [];
+  /**
+   * For a first word that opens only phrases ("let" of "let go of", "you" of "you need not follow"): the
+   * phrases, as a sticky test run before the pattern is. "let's" and "you" are everywhere in a README, and
+   * the pattern is costly to try.
+   */
+  const PHRASES_ONLY = new Map<string, Map<PatternRef, RegExp>>();
+  for (const compiled of COMPILED) {
+    if (compiled.gate === null) continue;
+    const sources: Array<[PatternRef, readonly string[]]> = [
+      ...compiled.patterns.map((pattern): [PatternRef, readonly string[]] => [{ compiled, pattern }, pattern.firstWords]),
+      ...compiled.nearWords.map((near): [PatternRef, readonly string[]] => [{ compiled, near }, near.wordList]),
+    ];
+    // One ref per pattern: candidate lists are keyed by it.
+    for (const [ref, words] of sources) {
+      const phrases = new Map<string, string[] | null>();
+      for (const word of words) {
+        const first = (word.split(' ')[0] as string).toLowerCase();
+        if (first.endsWith('*')) LATIN_STEMS.push([first.slice(0, -1), ref]);
+        else if (!(LATIN_FIRST_WORDS.get(first) ?? []).includes(ref)) LATIN_FIRST_WORDS.set(first, [...(LATIN_FIRST_WORDS.get(first) ?? []), ref]);
+        if (first.endsWith('*')) continue;
+        const known = phrases.get(first);
+        if (!word.includes(' ') || known === null) phrases.set(first, null);
+        else phrases.set(first, [...(known ?? []), word]);
+      }
+      for (const [first, list] of phrases) {
+        if (list === null) continue;
+        const byRef = PHRASES_ONLY.get(first) ?? new Map<PatternRef, RegExp>();
+        byRef.set(ref, new RegExp(alternatives(list), 'iuy'));
+        PHRASES_ONLY.set(first, byRef);
+      }
     }
   }
+  const LATIN_CANDIDATES = new RegExp(
+    groupedAlternation(
+      [...new Set([...LATIN_FIRST_WORDS.keys(), ...LATIN_STEMS.map(([stem]) => stem)])].sort((a, b) => b.length - a.length).map(escape),
+    ),
+    'gi',
+  );
+  /** LATIN_STEMS by their first character: a candidate is compared only with the stems it can start. */
+  const STEMS_BY_FIRST = new Map<string, Array<[string, PatternRef]>>();
+  for (const entry of LATIN_STEMS) STEMS_BY_FIRST.set(entry[0][0] as string, [...(STEMS_BY_FIRST.get(entry[0][0] as string) ?? []), entry]);
+  const FIRST_WORD_LENGTHS = [...new Set([...LATIN_FIRST_WORDS.keys()].map((w) => w.length))].sort((a, b) => a - b);
+
+  const SHARED_REFS: Array<{ compiled: Compiled; pattern: Pattern }> = COMPILED.filter((c) => c.gate === null && c.prefilter !== null && !c.prefilterNonAscii).flatMap((compiled) => compiled.patterns.map((pattern) => ({ compiled, pattern })));
+  const SHARED_COMPILED: ReadonlySet<Compiled> = new Set(SHARED_REFS.map((r) => r.compiled));
+  const SHARED_STICKY = new Map(SHARED_REFS.map((ref) => [ref, new RegExp(ref.pattern.candidates.source, 'iy')]));
+  const SHARED_CANDIDATES = new RegExp(groupedAlternation([...new Set(SHARED_REFS.flatMap((r) => r.pattern.candidateWords))].sort((a, b) => b.length - a.length)), 'gi');
+  return { COMPILED, LATIN_FIRST_WORDS, LATIN_STEMS, PHRASES_ONLY, LATIN_CANDIDATES, STEMS_BY_FIRST, FIRST_WORD_LENGTHS, SHARED_REFS, SHARED_COMPILED, SHARED_STICKY, SHARED_CANDIDATES };
 }
-const LATIN_CANDIDATES = new RegExp(
-  groupedAlternation(
-    [...new Set([...LATIN_FIRST_WORDS.keys(), ...LATIN_STEMS.map(([stem]) => stem)])].sort((a, b) => b.length - a.length).map(escape),
-  ),
-  'gi',
-);
-const MAX_WORD = 40;
-/** LATIN_STEMS by their first character: a candidate is compared only with the stems it can start. */
-const STEMS_BY_FIRST = new Map<string, Array<[string, PatternRef]>>();
-for (const entry of LATIN_STEMS) STEMS_BY_FIRST.set(entry[0][0] as string, [...(STEMS_BY_FIRST.get(entry[0][0] as string) ?? []), entry]);
-const FIRST_WORD_LENGTHS = [...new Set([...LATIN_FIRST_WORDS.keys()].map((w) => w.length))].sort((a, b) => a - b);
+
+let built: ReturnType<typeof buildTables> | null = null;
+function tables(): ReturnType<typeof buildTables> {
+  built ??= buildTables();
+  return built;
+}
 
 function isLetter(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 0xc0 && code <= 0x24f) || (code >= 0x1e00 && code <= 0x1eff);
 }
 
 function latinCandidates(text: string): Map<PatternRef, number[]> {
+  const { LATIN_CANDIDATES, FIRST_WORD_LENGTHS, PHRASES_ONLY, LATIN_FIRST_WORDS, STEMS_BY_FIRST } = tables();
   const found = new Map<PatternRef, number[]>();
   const add = (ref: PatternRef, at: number) => {
     const list = found.get(ref);
@@ -320,12 +341,9 @@ const MAX_CANDIDATES = 20_000;
  * gets exactly the positions its own scan would have found, in order and capped alike, for one pass over
  * the text instead of one per pattern.
  */
-const SHARED_REFS: Array<{ compiled: Compiled; pattern: Pattern }> = COMPILED.filter((c) => c.gate === null && c.prefilter !== null && !c.prefilterNonAscii).flatMap((compiled) => compiled.patterns.map((pattern) => ({ compiled, pattern })));
-const SHARED_COMPILED: ReadonlySet<Compiled> = new Set(SHARED_REFS.map((r) => r.compiled));
-const SHARED_STICKY = new Map(SHARED_REFS.map((ref) => [ref, new RegExp(ref.pattern.candidates.source, 'iy')]));
-const SHARED_CANDIDATES = new RegExp(groupedAlternation([...new Set(SHARED_REFS.flatMap((r) => r.pattern.candidateWords))].sort((a, b) => b.length - a.length)), 'gi');
 
 function sharedCandidates(text: string, active: ReadonlySet<Compiled>): Map<PatternRef, number[]> {
+  const { SHARED_REFS, SHARED_CANDIDATES, SHARED_STICKY } = tables();
   const refs = SHARED_REFS.filter((r) => active.has(r.compiled));
   const found = new Map<PatternRef, number[]>(refs.map((r) => [r, []]));
   let open = refs.length;
@@ -350,6 +368,7 @@ function sharedCandidates(text: string, active: ReadonlySet<Compiled>): Map<Patt
 
 /** Every directive span in `text`, in order of position; callers pick the first per language that is not a quotation. */
 export function directiveSpans(text: string): DirectiveMatch[] {
+  const { COMPILED, SHARED_COMPILED } = tables();
   const out: DirectiveMatch[] = [];
   const latin = latinCandidates(text);
   // Most documents are nearly all ASCII: the script prefilters of the non-Latin tables read only the rest.
