@@ -233,8 +233,9 @@ export function scanForInjection(text: string, options: ScanOptions): InjectionS
  */
 function onlyInQuotedExamples(text: string, flagAt: number): boolean {
   const status = loadInjectionModel();
-  const rest = status.state === 'loaded' ? withoutQuotedExamples(text) : null;
-  return rest !== null && status.state === 'loaded' && scoreText(status.model, rest).score < flagAt;
+  if (status.state !== 'loaded') return false;
+  const rest = withoutQuotedExamples(text);
+  return rest !== null && scoreText(status.model, rest).score < flagAt;
 }
 
 /** Rule id → the score below which the model's "benign" overrules that rule's findings. */
