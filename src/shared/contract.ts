@@ -188,7 +188,15 @@ export const SettingsPatch = z
   .strict();
 
 export const ModelFileView = z.object({ name: z.string(), path: z.string(), sizeBytes: z.number() });
-export const CuratedModel = z.object({ id: z.string(), label: z.string(), source: z.string(), sizeBytes: z.number(), sha256: z.string().nullable() });
+export const CuratedModel = z.object({
+  id: z.string(),
+  label: z.string(),
+  /** One text per UI language (keys as in the renderer's dictionaries); the renderer shows the one for its language. */
+  description: z.object({ en: z.string(), 'zh-CN': z.string() }),
+  source: z.string(),
+  sizeBytes: z.number(),
+  sha256: z.string().nullable(),
+});
 export const FitEstimate = z.object({
   fits: z.boolean(),
   /** Where it would run: all layers on the GPU, some, or on the CPU. */

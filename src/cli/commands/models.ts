@@ -62,7 +62,7 @@ async function listModels(home: string, io: CliIO, json: boolean): Promise<numbe
   }
   io.out(files.length ? files.map((f) => `${f.name}  ${formatBytes(f.sizeBytes)}\n`).join('') : `No models in ${folder} yet.\n`);
   for (const d of unfinished) io.out(`(unfinished) ${d.file}  ${formatBytes(d.receivedBytes)}${d.totalBytes ? ` of ${formatBytes(d.totalBytes)}` : ''}  ${d.state}${d.error ? `: ${d.error}` : ''}\n`);
-  io.out(`\nCurated:\n${CURATED_MODELS.map((m) => `  ${m.source}  ~${formatBytes(m.sizeBytes)}  ${m.label}\n`).join('')}`);
+  io.out(`\nCurated:\n${CURATED_MODELS.map((m) => `  ${m.source}  ~${formatBytes(m.sizeBytes)}  ${m.label}: ${m.description.en}\n`).join('')}`);
   return 0;
 }
 

@@ -42,7 +42,7 @@ export function createModelHandlers(ctx: ModelHandlersContext): Pick<RouteHandle
   return {
     'models.list': async () => ({
       files: listModelFiles(folder),
-      curated: CURATED_MODELS.map(({ id, label, source, sizeBytes, sha256 }) => ({ id, label, source, sizeBytes, sha256 })),
+      curated: CURATED_MODELS.map(({ id, label, description, source, sizeBytes, sha256 }) => ({ id, label, description, source, sizeBytes, sha256 })),
       downloads: downloads.list(),
     }),
 

@@ -3,6 +3,7 @@ import { useServices, useModels, useSettings } from '../app/services.js';
 import { ErrorText } from '../common/ErrorText.js';
 import { formatBytes } from '../common/format.js';
 import { useT } from '../i18n/i18n.js';
+import { curatedDescription } from './curated-description.js';
 import { DownloadRow } from './DownloadRow.js';
 
 /**
@@ -18,6 +19,7 @@ export function ModelsView({ onUsed }: { onUsed?: () => void }) {
   const fit = useModels((s) => s.fit);
   const error = useModels((s) => s.error);
   const status = useSettings((s) => s.status);
+  const language = useSettings((s) => s.language);
   const [source, setSource] = useState('');
   const [sha256, setSha256] = useState('');
 
@@ -49,6 +51,9 @@ export function ModelsView({ onUsed }: { onUsed?: () => void }) {
         {curated.map((m) => (
           <li key={m.id} className="card" data-testid="curated-model" data-model-id={m.id}>
             <strong>{m.label}</strong> <span className="muted">{formatBytes(m.sizeBytes)}</span>
+            <p className="muted" data-testid="curated-description">
+              {curatedDescription(m, language)}
+            </p>
             <div className="row-actions">
               <button type="button" data-testid="curated-fit" onClick={() => void models.getState().estimateFit(m.source, m.sizeBytes)}>
                 {t('models.checkFit')}
