@@ -9,7 +9,7 @@ import { parseRequest } from './invalid-request.js';
 import { hostRequestSchema, type GenerateRequest, type HostErrorCode, type HostEvent, type LoadedInfo, type LoadRequest, type MessageTransport } from '../shared/model-host-protocol.js';
 import { generateResponse } from './generate-response.js';
 import { renderHermesPrompt, TOOL_CALL_OPEN } from './hermes-prompt.js';
-import { SessionPool, SessionPoolExhaustedError } from './session-pool.js';
+import { SessionPool, SessionPoolExhaustedError, type SlotState } from './session-pool.js';
 import { boundNumberRules, toolCallGrammarSchema } from './tool-call-schema.js';
 
 const DEFAULT_MAX_SESSIONS = 4;
@@ -36,15 +36,49 @@ function formatHints(model: LlamaModel): NonNullable<LoadedInfo['formatHints']> 
   return hints;
 }
 
+/** One `generate` the host has accepted, from its arrival until its last event is sent. */
+interface Request {
+  controller: AbortController;
+  /** Past the lifecycle gate and working on the loaded model (an unload must stop it and wait). */
+  started: boolean;
+  /** The model is going away under it: it ends with `not_loaded`, not with a user abort. */
+  unloading: boolean;
+  /** Resolves once the request has released its sequence and sent its last event. */
+  settled: Promise<void>;
+}
+
+/** What the host holds right now (tests and diagnostics; nothing in the protocol depends on it). */
+export interface HostState {
+  modelPath: string | undefined;
+  /** Requests accepted and not yet finished (waiting for a load included). */
+  requests: number;
+  sessions: SlotState[];
+  closing: boolean;
+}
+
+export interface ModelHostOptions {
+  /** Called after shutdown has disposed everything (default `process.exit`; in-process tests pass their own). */
+  exit?: (code: number) => void;
+}
+
 export class ModelHost {
   private readonly runtime = new LlamaRuntime();
   private loaded: Loaded | undefined;
-  /** Serializes loads so a second `load` never races the first. */
-  private loadChain: Promise<void> = Promise.resolve();
-  private readonly running = new Map<string, AbortController>();
+  /**
+   * The lifecycle lock: load, unload, release and shutdown run one at a time, in arrival order, and a
+   * `generate` waits for every step that arrived before it. A step never overlaps a running
+   * generation on the model it disposes: unload aborts them and waits for them to settle first.
+   */
+  private lifecycle: Promise<void> = Promise.resolve();
+  private readonly requests = new Map<string, Request>();
   private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
+  private closing = false;
+  private shutdownDone: Promise<void> | undefined;
 
-  constructor(private readonly transport: MessageTransport<HostEvent, unknown>) {}
+  constructor(
+    private readonly transport: MessageTransport<HostEvent, unknown>,
+    private readonly options: ModelHostOptions = {},
+  ) {}
 
   private send(event: HostEvent): void {
     this.transport.postMessage(event);
@@ -60,22 +94,47 @@ export class ModelHost {
     const msg = parsed.request;
     switch (msg.type) {
       case 'load':
-        this.loadChain = this.loadChain.then(() => this.load(msg));
+        if (this.closing) return this.send({ type: 'load_error', message: 'The model host is shutting down.' });
+        void this.exclusive(() => this.load(msg));
         return;
       case 'generate':
         void this.generate(msg);
         return;
       case 'abort':
-        this.running.get(msg.requestId)?.abort();
+        this.requests.get(msg.requestId)?.controller.abort();
         return;
       case 'release_session':
-        void this.loaded?.pool.forget(msg.sessionKey).catch((err: unknown) => {
-          this.send({ type: 'error', code: 'generation_failed', message: `Could not release session ${msg.sessionKey}: ${describe(err)}` });
-        });
+        void this.exclusive(() => this.releaseSession(msg.sessionKey));
         return;
       case 'shutdown':
         void this.shutdown();
         return;
+    }
+  }
+
+  /** Run `step` under the lifecycle lock. Steps report their own failures; the lock never jams on one. */
+  private exclusive(step: () => Promise<void>): Promise<void> {
+    const run = this.lifecycle.then(step);
+    this.lifecycle = run.catch((err: unknown) => {
+      this.send({ type: 'error', code: 'generation_failed', message: `Model host lifecycle step failed: ${describe(err)}` });
+    });
+    return this.lifecycle;
+  }
+
+  /** Resolves once every lifecycle step that has arrived so far (load, release, shutdown) has run. */
+  lifecycleIdle(): Promise<void> {
+    return this.lifecycle;
+  }
+
+  state(): HostState {
+    return { modelPath: this.loaded?.modelPath, requests: this.requests.size, sessions: this.loaded?.pool.state() ?? [], closing: this.closing };
+  }
+
+  private async releaseSession(sessionKey: string): Promise<void> {
+    try {
+      await this.loaded?.pool.forget(sessionKey);
+    } catch (err) {
+      this.send({ type: 'error', code: 'generation_failed', message: `Could not release session ${sessionKey}: ${describe(err)}` });
     }
   }
 
@@ -118,12 +177,23 @@ export class ModelHost {
     }
   }
 
+  /**
+   * Stop every generation running on the loaded model, wait until each has released its sequence
+   * and sent its last event, then dispose the context (and with it every sequence) and the model.
+   * Only ever called under the lifecycle lock.
+   */
   private async unload(): Promise<void> {
     const loaded = this.loaded;
+    if (!loaded) return;
+    const running = [...this.requests.values()].filter((r) => r.started);
+    for (const request of running) {
+      // A request the user already stopped ends as aborted, not as "unloaded under it".
+      if (!request.controller.signal.aborted) request.unloading = true;
+      request.controller.abort();
+    }
+    await Promise.all(running.map((r) => r.settled));
     this.loaded = undefined;
     this.grammars.clear();
-    if (!loaded) return;
-    for (const controller of this.running.values()) controller.abort();
     await loaded.context.dispose();
     await loaded.model.dispose();
   }
@@ -157,25 +227,53 @@ export class ModelHost {
     const { requestId } = req;
     const fail = (code: HostErrorCode, message: string): void =>
       this.send({ type: 'error', requestId, code, message });
-    const loaded = this.loaded;
-    const llama = this.runtime.instance;
-    if (!loaded || !llama) return fail('not_loaded', 'No model is loaded: send `load` first.');
+    if (this.closing) return fail('not_loaded', 'The model host is shutting down.');
     if (req.toolChoice === 'required' && req.tools.length === 0) return fail('invalid_message', "toolChoice 'required' needs at least one tool.");
-    if (this.running.has(requestId)) return fail('invalid_message', `Request ${requestId} is already running.`);
+    if (this.requests.has(requestId)) return fail('invalid_message', `Request ${requestId} is already running.`);
 
-    const controller = new AbortController();
-    this.running.set(requestId, controller);
+    let settle!: () => void;
+    const request: Request = { controller: new AbortController(), started: false, unloading: false, settled: new Promise<void>((resolve) => (settle = resolve)) };
+    this.requests.set(requestId, request);
+    try {
+      // A load, unload or shutdown that arrived before this request finishes first: never race it.
+      await this.lifecycle;
+      // Synchronously after the gate: an unload queued behind this request now sees it as started.
+      request.started = true;
+      if (request.controller.signal.aborted) {
+        this.send({ type: 'done', requestId, finishReason: 'aborted' });
+        return;
+      }
+      const loaded = this.loaded;
+      const llama = this.runtime.instance;
+      if (this.closing) return fail('not_loaded', 'The model host is shutting down.');
+      if (!loaded || !llama) return fail('not_loaded', 'No model is loaded: send `load` first.');
+      await this.generateOn(loaded, llama, req, request, fail);
+    } finally {
+      this.requests.delete(requestId);
+      settle();
+    }
+  }
+
+  /**
+   * Generate on the session's sequence. The request's last events (usage and done, or an error) are
+   * sent only after the sequence is released, so the engine's next request on the session never finds
+   * it still busy.
+   */
+  private async generateOn(loaded: Loaded, llama: Llama, req: GenerateRequest, request: Request, fail: (code: HostErrorCode, message: string) => void): Promise<void> {
+    const { requestId } = req;
+    const error = (code: HostErrorCode, message: string): HostEvent => ({ type: 'error', requestId, code, message });
     let sequence;
     try {
       sequence = await loaded.pool.acquire(req.sessionKey);
     } catch (err) {
-      this.running.delete(requestId);
       return fail(err instanceof SessionPoolExhaustedError ? 'busy' : 'generation_failed', describe(err));
     }
+    const last: HostEvent[] = [];
     try {
       const promptTokens = this.tokenizePrompt(loaded.model, req);
       if (promptTokens.length >= sequence.contextSize) {
-        return fail('context_overflow', `The prompt is ${promptTokens.length} tokens but the context holds ${sequence.contextSize}.`);
+        last.push(error('context_overflow', `The prompt is ${promptTokens.length} tokens but the context holds ${sequence.contextSize}.`));
+        return;
       }
       const grammar = req.tools.length > 0 && req.toolChoice !== 'none' ? await this.grammarFor(llama, req.tools) : undefined;
       const result = await generateResponse(
@@ -188,35 +286,45 @@ export class ModelHost {
           maxTokens: Math.min(req.maxTokens, sequence.contextSize - promptTokens.length),
           temperature: req.temperature,
           seed: req.seed,
-          signal: controller.signal,
+          signal: request.controller.signal,
         },
         {
           text: (delta) => this.send({ type: 'text', requestId, delta }),
           toolCall: (call) => this.send({ type: 'tool_call', requestId, call }),
         },
       );
-      this.send({
-        type: 'usage',
-        requestId,
-        usage: { inputTokens: promptTokens.length, evaluatedInputTokens: result.evaluatedInputTokens, outputTokens: result.outputTokens },
-      });
-      this.send({ type: 'done', requestId, finishReason: result.finishReason });
+      if (request.unloading) {
+        last.push(error('not_loaded', 'The model was unloaded while this response was generating (another model is loading, or the host is shutting down).'));
+        return;
+      }
+      last.push(
+        { type: 'usage', requestId, usage: { inputTokens: promptTokens.length, evaluatedInputTokens: result.evaluatedInputTokens, outputTokens: result.outputTokens } },
+        { type: 'done', requestId, finishReason: result.finishReason },
+      );
     } catch (err) {
       // The sequence may hold a half-evaluated state now: drop it rather than reuse it wrongly.
-      await sequence.clearHistory().catch((clearErr: unknown) => fail('generation_failed', `Also failed to reset the session: ${describe(clearErr)}`));
-      fail('generation_failed', `Generation failed: ${describe(err)}`);
+      await sequence.clearHistory().catch((clearErr: unknown) => last.push(error('generation_failed', `Also failed to reset the session: ${describe(clearErr)}`)));
+      last.unshift(error('generation_failed', `Generation failed: ${describe(err)}`));
     } finally {
-      this.running.delete(requestId);
-      loaded.pool.release(sequence);
+      await loaded.pool.release(sequence).catch((err: unknown) => last.push(error('generation_failed', `Could not release the session's sequence: ${describe(err)}`)));
+      for (const event of last) this.send(event);
     }
   }
 
-  async shutdown(): Promise<void> {
-    try {
-      await this.unload();
-      await this.runtime.dispose();
-    } finally {
-      process.exit(0);
-    }
+  /**
+   * Stop generating, dispose everything, then exit. Waits behind a load in progress (disposing a model
+   * llama.cpp is still loading is not safe) and for running generations to settle. Idempotent.
+   */
+  shutdown(): Promise<void> {
+    this.closing = true;
+    this.shutdownDone ??= this.exclusive(async () => {
+      try {
+        await this.unload();
+        await this.runtime.dispose();
+      } finally {
+        (this.options.exit ?? ((code: number) => process.exit(code)))(0);
+      }
+    });
+    return this.shutdownDone;
   }
 }
