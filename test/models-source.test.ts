@@ -24,6 +24,7 @@ describe('parseModelSource', () => {
       source: 'hf:NousResearch/Hermes-3-Llama-3.2-3B-GGUF/Hermes-3-Llama-3.2-3B.Q4_K_M.gguf',
       url: 'https://huggingface.co/NousResearch/Hermes-3-Llama-3.2-3B-GGUF/resolve/main/Hermes-3-Llama-3.2-3B.Q4_K_M.gguf',
       fileName: 'Hermes-3-Llama-3.2-3B.Q4_K_M.gguf',
+      parts: [{ url: 'https://huggingface.co/NousResearch/Hermes-3-Llama-3.2-3B-GGUF/resolve/main/Hermes-3-Llama-3.2-3B.Q4_K_M.gguf', fileName: 'Hermes-3-Llama-3.2-3B.Q4_K_M.gguf' }],
     });
     const mirrored = parseModelSource('hf:a/b/sub dir/x y.gguf', { env: { HEARTH_HF_ENDPOINT: 'http://127.0.0.1:9/' } });
     expect(mirrored).toMatchObject({ url: 'http://127.0.0.1:9/a/b/resolve/main/sub%20dir/x%20y.gguf', fileName: 'x y.gguf' });
@@ -40,11 +41,10 @@ describe('parseModelSource', () => {
     expect(errorOf(() => parseModelSource('hf:someone/Other-GGUF', { env })).message).toMatch(/names a repository but not a file/);
   });
 
-  it('refuses hf: URIs that climb out of the repository, non-GGUF files and split models', () => {
+  it('refuses hf: URIs that climb out of the repository and non-GGUF files', () => {
     // Would catch: ../ reaching other paths on the server, or a file name the models folder cannot hold.
     expect(errorOf(() => parseModelSource('hf:a/b/../../etc/x.gguf', { env })).message).toMatch(/has an empty, "\." or "\.\." part/);
     expect(errorOf(() => parseModelSource('hf:a/b/model.safetensors', { env })).message).toMatch(/does not name a \.gguf file/);
-    expect(errorOf(() => parseModelSource('hf:a/b/big-00001-of-00003.gguf', { env })).message).toMatch(/split GGUF model/);
     expect(errorOf(() => parseModelSource('hf:-bad/b/x.gguf', { env })).message).toMatch(/is not an hf: URI/);
   });
 
@@ -59,7 +59,13 @@ describe('parseModelSource', () => {
 
   it('reads local paths against the working directory and refuses non-GGUF ones', () => {
     // Would catch: a relative path resolved against the wrong folder, or any file accepted as a model.
-    expect(parseModelSource('models/x.gguf', { env, cwd: '/tmp/work' })).toEqual({ kind: 'local', source: 'models/x.gguf', path: join('/tmp/work', 'models/x.gguf'), fileName: 'x.gguf' });
+    expect(parseModelSource('models/x.gguf', { env, cwd: '/tmp/work' })).toEqual({
+      kind: 'local',
+      source: 'models/x.gguf',
+      path: join('/tmp/work', 'models/x.gguf'),
+      fileName: 'x.gguf',
+      parts: [{ path: join('/tmp/work', 'models/x.gguf'), fileName: 'x.gguf' }],
+    });
     expect(errorOf(() => parseModelSource('notes.txt', { env })).message).toMatch(/not an hf: URI, an http\(s\) URL or a \.gguf file/);
     expect(errorOf(() => parseModelSource('   ', { env })).message).toMatch(/empty/);
   });

@@ -11,6 +11,15 @@ export const SETTLED_STATES: ReadonlySet<DownloadStateName> = new Set(['paused',
 /** States in which the entry owns its target file: a second download to the same file is refused. */
 export const ACTIVE_STATES: ReadonlySet<DownloadStateName> = new Set(['queued', 'downloading', 'verifying']);
 
+/** One file of a download: the whole model, or one part of a split model. */
+export interface DownloadPart {
+  url: string;
+  /** Absolute path the part gets once every part is verified. */
+  finalPath: string;
+  /** The server's own digest of this part (Hugging Face's LFS sha256), learned when its transfer starts. */
+  serverSha256: string | null;
+}
+
 export class DownloadEntry {
   state: DownloadStateName;
   receivedBytes = 0;
@@ -26,6 +35,8 @@ export class DownloadEntry {
   stopReason: 'pause' | 'cancel' | undefined;
   lastProgressAt = 0;
   readonly waiters: Array<(view: DownloadStatus) => void> = [];
+  /** Every file the model is made of, the one named `finalPath` first. */
+  readonly parts: DownloadPart[];
 
   constructor(
     readonly id: string,
@@ -38,9 +49,12 @@ export class DownloadEntry {
     readonly local: boolean,
     expectedSha256: string | null,
     state: DownloadStateName,
+    /** The other parts of a split model, in order after the first. */
+    laterParts: Array<{ url: string; finalPath: string }> = [],
   ) {
     this.expectedSha256 = expectedSha256;
     this.state = state;
+    this.parts = [{ url, finalPath }, ...laterParts].map((part) => ({ ...part, serverSha256: null }));
   }
 
   get running(): boolean {

@@ -2,19 +2,23 @@
  * The download manager: model files fetched into HEARTH_HOME/models with progress, pause/resume (HTTP
  * Range), cancel, and verification (sha256, GGUF header) before a file gets its final name. A file
  * without its final name is never loaded, so an interrupted or corrupt download cannot be mistaken for a
- * model. Leftover `.part` files from an earlier run come back as paused downloads.
+ * model. Leftover `.part` files from an earlier run come back as paused downloads. A split model is one
+ * download of all its parts, one after another; none gets its final name until every part is verified.
+ * (Why this is Hearth's code and not node-llama-cpp's `createModelDownloader`: decision 0020.)
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { errorMessage, HearthError } from '../errors.js';
 import { findCuratedBySource } from './curated-models.js';
 import { assertDiskSpace, freeDiskBytes } from './disk-space.js';
-import { ACTIVE_STATES, DownloadEntry, SETTLED_STATES, type DownloadStatus } from './download-entry.js';
+import { ACTIVE_STATES, DownloadEntry, SETTLED_STATES, type DownloadPart, type DownloadStatus } from './download-entry.js';
 import { verifyModelFile } from './verify-model-file.js';
 import { listPartTargets, partPathFor, PartSidecar, sidecarPathFor } from './models-folder.js';
+import { remoteSize } from './model-size.js';
 import { parseModelSource } from './model-source.js';
+import { isLaterPart } from './split-parts.js';
 import { transferToPart, type TransferStart } from './part-transfer.js';
 
 export type { DownloadStatus } from './download-entry.js';
@@ -44,7 +48,13 @@ export class ModelDownloads {
   private closed = false;
 
   constructor(private readonly options: ModelDownloadsOptions) {
-    for (const fileName of listPartTargets(options.folder)) this.restoreLeftover(join(options.folder, fileName));
+    const targets = listPartTargets(options.folder);
+    const owned = new Set<string>();
+    for (const fileName of targets.filter((name) => !isLaterPart(name))) {
+      for (const part of this.restoreLeftover(join(options.folder, fileName))) owned.add(part);
+    }
+    // A later part whose first part has no sidecar left: nothing says where it came from.
+    for (const fileName of targets.filter((name) => isLaterPart(name) && !owned.has(name))) this.restoreLeftover(join(options.folder, fileName));
   }
 
   list(): DownloadStatus[] {
@@ -61,8 +71,15 @@ export class ModelDownloads {
     const parsed = parseModelSource(request.source, { env: this.options.env, cwd: request.cwd });
     const curated = findCuratedBySource(parsed.source);
     const expected = request.sha256?.toLowerCase() ?? curated?.sha256 ?? null;
+    if (parsed.parts.length > 1 && request.sha256) {
+      throw new HearthError(
+        'model_source_invalid',
+        `${parsed.fileName} is the first of ${parsed.parts.length} parts of a split model, and one checksum cannot cover them all. Start it without --sha256: Hearth checks each part against the digest its server publishes, and that each part is a GGUF file.`,
+      );
+    }
     if (parsed.kind === 'local') {
-      const entry = new DownloadEntry(randomUUID(), parsed.source, '', parsed.path, true, expected, 'verifying');
+      const later = parsed.parts.slice(1).map((part) => ({ url: '', finalPath: part.path }));
+      const entry = new DownloadEntry(randomUUID(), parsed.source, '', parsed.path, true, expected, 'verifying', later);
       this.entries.set(entry.id, entry);
       this.launch(entry, () => this.verifyLocal(entry));
       return entry.view();
@@ -79,10 +96,12 @@ export class ModelDownloads {
       this.queue(existing);
       return existing.view();
     }
-    if (existsSync(finalPath)) {
-      throw new HearthError('download_conflict', `${finalPath} already exists. Use it, or delete it first to download it again.`);
+    const later = parsed.parts.slice(1).map((part) => ({ url: part.url, finalPath: join(this.options.folder, part.fileName) }));
+    const there = [finalPath, ...later.map((part) => part.finalPath)].find((path) => existsSync(path));
+    if (there) {
+      throw new HearthError('download_conflict', `${there} already exists. Use it, or delete it first to download it again.`);
     }
-    const entry = new DownloadEntry(randomUUID(), parsed.source, parsed.url, finalPath, false, expected, 'queued');
+    const entry = new DownloadEntry(randomUUID(), parsed.source, parsed.url, finalPath, false, expected, 'queued', later);
     this.entries.set(entry.id, entry);
     this.queue(entry);
     return entry.view();
@@ -206,47 +225,80 @@ export class ModelDownloads {
     this.transition(entry, 'downloading');
     await mkdir(this.options.folder, { recursive: true });
     await this.writeSidecar(entry);
-    const result = await transferToPart({
-      url: entry.url,
-      partPath: partPathFor(entry.finalPath),
-      signal,
-      idleTimeoutMs: this.options.idleTimeoutMs,
-      onStart: (start) => this.onTransferStart(entry, start),
-      onProgress: (received) => this.onProgress(entry, received),
-    });
-    if (result.alreadyComplete) entry.notice = 'The file was already complete on disk; verifying it.';
-    if (result.serverSha256 && entry.expectedSha256 === null) entry.expectedSha256 = result.serverSha256;
-    this.transition(entry, 'verifying');
-    const partPath = partPathFor(entry.finalPath);
-    const problem = await verifyModelFile(partPath, entry.expectedSha256, signal);
-    if (problem) {
-      // A file that fails verification is wrong, not incomplete: resuming it could never fix it.
-      await this.removePart(entry);
-      throw new HearthError('download_failed', `${entry.source}: ${problem}`);
+    const split = entry.parts.length > 1;
+    if (split) await this.sizeParts(entry, signal);
+    let before = 0;
+    for (const [index, part] of entry.parts.entries()) {
+      const result = await transferToPart({
+        url: part.url,
+        partPath: partPathFor(part.finalPath),
+        signal,
+        idleTimeoutMs: this.options.idleTimeoutMs,
+        onStart: (start) => this.onTransferStart(entry, start, index, before),
+        onProgress: (received) => this.onProgress(entry, before + received),
+      });
+      if (result.alreadyComplete && !split) entry.notice = 'The file was already complete on disk; verifying it.';
+      part.serverSha256 = result.serverSha256;
+      before += result.totalBytes ?? (statSync(partPathFor(part.finalPath), { throwIfNoEntry: false })?.size ?? 0);
     }
-    await rename(partPath, entry.finalPath);
+    const first = entry.parts[0] as DownloadPart;
+    if (!split && first.serverSha256 && entry.expectedSha256 === null) entry.expectedSha256 = first.serverSha256;
+    this.transition(entry, 'verifying');
+    for (const part of entry.parts) {
+      const problem = await verifyModelFile(partPathFor(part.finalPath), split ? part.serverSha256 : entry.expectedSha256, signal);
+      if (problem) {
+        // A file that fails verification is wrong, not incomplete: resuming it could never fix it.
+        await this.removePart(entry);
+        throw new HearthError('download_failed', `${entry.source}: ${split ? `${basename(part.finalPath)}: ` : ''}${problem}`);
+      }
+    }
+    // The first part's name is what makes the model visible (listed, loadable), so it is given last.
+    for (const part of [...entry.parts.slice(1), first]) await rename(partPathFor(part.finalPath), part.finalPath);
     await rm(sidecarPathFor(entry.finalPath), { force: true });
     this.transition(entry, 'done');
   }
 
+  /** A split model's total size, asked of the server part by part, and the disk-space check against it, before any part is fetched. */
+  private async sizeParts(entry: DownloadEntry, signal: AbortSignal): Promise<void> {
+    const sizes = await Promise.all(entry.parts.map((part) => remoteSize(part.url, signal)));
+    entry.totalBytes = sizes.reduce((a, b) => a + b, 0);
+    const onDisk = entry.parts.reduce((sum, part) => sum + (statSync(partPathFor(part.finalPath), { throwIfNoEntry: false })?.size ?? 0), 0);
+    const free = await (this.options.freeDiskBytes ?? freeDiskBytes)(this.options.folder);
+    assertDiskSpace(entry.finalPath, this.options.folder, entry.totalBytes - onDisk, free);
+    await this.writeSidecar(entry);
+  }
+
   private async verifyLocal(entry: DownloadEntry): Promise<void> {
-    const stat = statSync(entry.finalPath, { throwIfNoEntry: false });
-    if (!stat?.isFile()) throw new HearthError('download_failed', `${entry.finalPath} does not exist or is not a file.`);
-    entry.totalBytes = entry.receivedBytes = stat.size;
+    const split = entry.parts.length > 1;
+    let total = 0;
+    for (const [index, part] of entry.parts.entries()) {
+      const stat = statSync(part.finalPath, { throwIfNoEntry: false });
+      if (!stat?.isFile()) {
+        const which = split ? ` (part ${index + 1} of ${entry.parts.length} of a split model: llama.cpp needs every part in the same folder)` : '';
+        throw new HearthError('download_failed', `${part.finalPath} does not exist or is not a file${which}.`);
+      }
+      total += stat.size;
+    }
+    entry.totalBytes = entry.receivedBytes = total;
     // Used in place, not copied: model files are gigabytes, and the user chose where this one lives.
     entry.notice = 'A file on this computer: Hearth uses it where it is and does not copy it.';
-    const problem = await verifyModelFile(entry.finalPath, entry.expectedSha256, (entry.controller as AbortController).signal);
-    if (problem) throw new HearthError('download_failed', `${entry.finalPath}: ${problem}`);
+    for (const part of entry.parts) {
+      const problem = await verifyModelFile(part.finalPath, split ? null : entry.expectedSha256, (entry.controller as AbortController).signal);
+      if (problem) throw new HearthError('download_failed', `${part.finalPath}: ${problem}`);
+    }
     this.transition(entry, 'done');
   }
 
-  private async onTransferStart(entry: DownloadEntry, start: TransferStart): Promise<void> {
-    entry.totalBytes = start.totalBytes;
-    entry.receivedBytes = start.resumedFrom;
-    entry.rate.reset();
-    entry.rate.record(start.resumedFrom);
+  /** `before`: bytes of the parts already fetched (a split model's progress counts all its parts). */
+  private async onTransferStart(entry: DownloadEntry, start: TransferStart, index: number, before: number): Promise<void> {
+    const split = entry.parts.length > 1;
+    if (!split) entry.totalBytes = start.totalBytes;
+    entry.receivedBytes = before + start.resumedFrom;
+    if (index === 0 || start.restarted) entry.rate.reset();
+    entry.rate.record(entry.receivedBytes);
     if (start.restarted) entry.notice = 'The server cannot resume downloads, so this one started again from the beginning.';
-    if (start.totalBytes !== null) {
+    // A split model's disk space was checked against all its parts before the first one (sizeParts).
+    if (!split && start.totalBytes !== null) {
       const free = await (this.options.freeDiskBytes ?? freeDiskBytes)(this.options.folder);
       assertDiskSpace(entry.finalPath, this.options.folder, start.totalBytes - start.resumedFrom, free);
       await this.writeSidecar(entry);
@@ -280,19 +332,22 @@ export class ModelDownloads {
   }
 
   private async writeSidecar(entry: DownloadEntry): Promise<void> {
-    const sidecar: PartSidecar = { source: entry.source, url: entry.url, sha256: entry.expectedSha256, totalBytes: entry.totalBytes };
+    const parts = entry.parts.length > 1 ? entry.parts.map((part) => ({ url: part.url, fileName: basename(part.finalPath) })) : undefined;
+    const sidecar: PartSidecar = { source: entry.source, url: entry.url, sha256: entry.expectedSha256, totalBytes: entry.totalBytes, ...(parts ? { parts } : {}) };
     await writeFile(sidecarPathFor(entry.finalPath), JSON.stringify(sidecar));
   }
 
   private async removePart(entry: DownloadEntry): Promise<void> {
-    await rm(partPathFor(entry.finalPath), { force: true });
+    for (const part of entry.parts) await rm(partPathFor(part.finalPath), { force: true });
     await rm(sidecarPathFor(entry.finalPath), { force: true });
     entry.receivedBytes = 0;
   }
 
-  /** A `.part` left by an earlier run: paused if its sidecar says where it comes from, otherwise only cancellable. */
-  private restoreLeftover(finalPath: string): void {
-    const received = statSync(partPathFor(finalPath), { throwIfNoEntry: false })?.size ?? 0;
+  /**
+   * A `.part` left by an earlier run: paused if its sidecar says where it comes from, otherwise only cancellable.
+   * Returns the file names of the parts it stands for (a split model's sidecar lists them all).
+   */
+  private restoreLeftover(finalPath: string): string[] {
     let sidecar: PartSidecar | null = null;
     let why = '';
     try {
@@ -300,12 +355,15 @@ export class ModelDownloads {
     } catch (err) {
       why = errorMessage(err);
     }
+    const folder = this.options.folder;
+    const later = (sidecar?.parts ?? []).slice(1).map((part) => ({ url: part.url, finalPath: join(folder, part.fileName) }));
     const entry = sidecar
-      ? new DownloadEntry(randomUUID(), sidecar.source, sidecar.url, finalPath, false, sidecar.sha256, 'paused')
+      ? new DownloadEntry(randomUUID(), sidecar.source, sidecar.url, finalPath, false, sidecar.sha256, 'paused', later)
       : new DownloadEntry(randomUUID(), '', '', finalPath, false, null, 'failed');
-    entry.receivedBytes = received;
+    entry.receivedBytes = entry.parts.reduce((sum, part) => sum + (statSync(partPathFor(part.finalPath), { throwIfNoEntry: false })?.size ?? 0), 0);
     entry.totalBytes = sidecar?.totalBytes ?? null;
     if (!sidecar) entry.error = `Hearth does not know where ${partPathFor(finalPath)} came from (${why}); cancel it to delete the partial file, then download again.`;
     this.entries.set(entry.id, entry);
+    return entry.parts.map((part) => basename(part.finalPath));
   }
 }

@@ -11,14 +11,16 @@ export async function modelSizeOf(source: ModelSource, options: { sizeBytes?: nu
   if (options.sizeBytes !== undefined && options.sizeBytes > 0) return { sizeBytes: options.sizeBytes, origin: 'given' };
   if (source.kind === 'local') {
     try {
-      return { sizeBytes: (await stat(source.path)).size, origin: 'local' };
+      const sizes = await Promise.all(source.parts.map(async (part) => (await stat(part.path)).size));
+      return { sizeBytes: sizes.reduce((a, b) => a + b, 0), origin: 'local' };
     } catch (err) {
       throw new HearthError('model_source_invalid', `Cannot read ${source.path}: ${errorMessage(err)}`, { cause: err });
     }
   }
   const signal = AbortSignal.timeout(options.timeoutMs ?? 15_000);
   try {
-    return { sizeBytes: await remoteSize(source.url, signal), origin: 'server' };
+    const sizes = await Promise.all(source.parts.map((part) => remoteSize(part.url, signal)));
+    return { sizeBytes: sizes.reduce((a, b) => a + b, 0), origin: 'server' };
   } catch (err) {
     // Offline, the curated size still answers "will it fit?"; the download re-checks against the real size.
     const curated = findCuratedBySource(source.source);
@@ -29,7 +31,7 @@ export async function modelSizeOf(source: ModelSource, options: { sizeBytes?: nu
 }
 
 /** HEAD, and when the server refuses HEAD or omits the length, a one-byte range whose Content-Range names the total. */
-async function remoteSize(url: string, signal: AbortSignal): Promise<number> {
+export async function remoteSize(url: string, signal: AbortSignal): Promise<number> {
   const head = await openModelUrl(url, { method: 'HEAD', signal });
   await head.response.body?.cancel();
   if (!head.response.ok && head.response.status !== 405) throw httpStatusError(head.response.status, head.url);

@@ -4,19 +4,32 @@
  * request is made.
  */
 import { homedir } from 'node:os';
-import { basename, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { HearthError } from '../errors.js';
 import { CURATED_MODELS } from './curated-models.js';
+import { partNames } from './split-parts.js';
 
+/**
+ * `url`/`path` and `fileName` name the model's first file: the one llama.cpp is given. `parts` lists every file
+ * the model is made of, that one first: one for most models, all of them for a split model (split-parts.ts).
+ */
 export type ModelSource =
-  | { kind: 'remote'; source: string; url: string; fileName: string }
-  | { kind: 'local'; source: string; path: string; fileName: string };
+  | { kind: 'remote'; source: string; url: string; fileName: string; parts: RemotePart[] }
+  | { kind: 'local'; source: string; path: string; fileName: string; parts: LocalPart[] };
+
+export interface RemotePart {
+  url: string;
+  fileName: string;
+}
+
+export interface LocalPart {
+  path: string;
+  fileName: string;
+}
 
 export const DEFAULT_HF_ENDPOINT = 'https://huggingface.co';
 
 const REPO_PART = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-/** llama.cpp's split files: the first part alone is not a loadable model. */
-const SPLIT_GGUF = /-\d{5}-of-\d{5}\.gguf$/i;
 
 export function parseModelSource(text: string, options: { env: NodeJS.ProcessEnv; cwd?: string }): ModelSource {
   const source = text.trim();
@@ -50,9 +63,16 @@ function parseHfUri(source: string, endpoint: string): ModelSource {
   if (fileParts.some((p) => p === '' || p === '.' || p === '..')) {
     throw invalid(`"${source}" has an empty, "." or ".." part in its file path; name the file as the repository lists it.`);
   }
-  const fileName = checkFileName(fileParts.at(-1) as string, source);
-  const url = `${endpoint}/${owner}/${repo}/resolve/main/${fileParts.map(encodeURIComponent).join('/')}`;
-  return { kind: 'remote', source, url, fileName };
+  const folder = fileParts.slice(0, -1).map((p) => `${encodeURIComponent(p)}/`).join('');
+  const base = `${endpoint}/${owner}/${repo}/resolve/main/${folder}`;
+  return remote(source, checkFileName(fileParts.at(-1) as string, source), (name) => base + encodeURIComponent(name));
+}
+
+/** Every part of the model `fileName` belongs to, each at the URL `urlOf` gives its name. */
+function remote(source: string, fileName: string, urlOf: (name: string) => string): ModelSource {
+  const parts = partNames(fileName).map((name) => ({ url: urlOf(name), fileName: name }));
+  const first = parts[0] as RemotePart;
+  return { kind: 'remote', source, url: first.url, fileName: first.fileName, parts };
 }
 
 /**
@@ -91,7 +111,13 @@ function parseUrl(source: string): ModelSource {
   } catch (err) {
     throw invalid(`The URL's file name "${last}" is not valid percent-encoding.`, err);
   }
-  return { kind: 'remote', source, url: url.href, fileName: checkFileName(decoded, source) };
+  return remote(source, checkFileName(decoded, source), (name) => {
+    // The named file keeps the URL as given (its query, its encoding); the other parts differ only in the name.
+    if (name === decoded) return url.href;
+    const part = new URL(url.href);
+    part.pathname = `${url.pathname.slice(0, url.pathname.lastIndexOf('/') + 1)}${encodeURIComponent(name)}`;
+    return part.href;
+  });
 }
 
 function parseLocalPath(source: string, cwd: string): ModelSource {
@@ -100,15 +126,14 @@ function parseLocalPath(source: string, cwd: string): ModelSource {
   if (!/\.gguf$/i.test(path)) {
     throw invalid(`"${source}" is not an hf: URI, an http(s) URL or a .gguf file. Local models must be .gguf files.`);
   }
-  return { kind: 'local', source, path, fileName: basename(path) };
+  const parts = partNames(basename(path)).map((name) => ({ path: join(dirname(path), name), fileName: name }));
+  const first = parts[0] as LocalPart;
+  return { kind: 'local', source, path: first.path, fileName: first.fileName, parts };
 }
 
 /** The file lands in HEARTH_HOME/models under this name, so it must be a plain, safe .gguf name. */
 function checkFileName(name: string, source: string): string {
   if (!/\.gguf$/i.test(name)) throw invalid(`"${source}" does not name a .gguf file (the last part is "${name}"). Hearth downloads GGUF models only.`);
-  if (SPLIT_GGUF.test(name)) {
-    throw invalid(`"${name}" is one part of a split GGUF model; Hearth cannot download split models yet. Choose a single-file quantization.`);
-  }
   if (name.startsWith('.') || /[/\\\0:*?"<>|]/.test(name) || name.length > 200) {
     throw invalid(`"${name}" cannot be used as a file name in the models folder.`);
   }

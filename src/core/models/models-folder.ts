@@ -1,12 +1,14 @@
 /**
  * The layout of HEARTH_HOME/models: finished models are `<name>.gguf`; a download in progress is
  * `<name>.gguf.part` with `<name>.gguf.part.json` beside it (where it comes from, the expected digest), so
- * a download interrupted by quitting Hearth can be resumed after a restart.
+ * a download interrupted by quitting Hearth can be resumed after a restart. A split model is its parts side by
+ * side (`<base>-00001-of-0000N.gguf`, …), downloading as one `.part` each and one sidecar, beside the first part.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { errorMessage, HearthError } from '../errors.js';
+import { isLaterPart, partNames } from './split-parts.js';
 
 export const PART_SUFFIX = '.part';
 const SIDECAR_SUFFIX = '.part.json';
@@ -35,17 +37,26 @@ export const PartSidecar = z.object({
   url: z.string(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
   totalBytes: z.number().nullable(),
+  /** Every part of a split model, first first; absent for a single file (and in sidecars from before splits). */
+  parts: z.array(z.object({ url: z.string(), fileName: z.string() })).optional(),
 });
 export type PartSidecar = z.infer<typeof PartSidecar>;
 
-/** Finished GGUF files, by name. A missing folder is an empty list (nothing downloaded yet), not an error. */
+/**
+ * Finished GGUF files, by name. A split model is listed once, as its first part (the path llama.cpp is given),
+ * with the size of all its parts. A missing folder is an empty list (nothing downloaded yet), not an error.
+ */
 export function listModelFiles(folder: string): ModelFile[] {
+  const sizeOf = (name: string) => {
+    const stat = statSync(join(folder, name), { throwIfNoEntry: false });
+    return stat?.isFile() ? stat.size : null;
+  };
   return readFolder(folder)
-    .filter((name) => /\.gguf$/i.test(name))
+    .filter((name) => /\.gguf$/i.test(name) && !isLaterPart(name))
     .flatMap((name) => {
-      const path = join(folder, name);
-      const stat = statSync(path, { throwIfNoEntry: false });
-      return stat?.isFile() ? [{ name, path, sizeBytes: stat.size }] : [];
+      if (sizeOf(name) === null) return [];
+      const sizeBytes = partNames(name).reduce((sum, part) => sum + (sizeOf(part) ?? 0), 0);
+      return [{ name, path: join(folder, name), sizeBytes }];
     })
     .sort((a, b) => a.name.localeCompare(b.name));
 }
