@@ -309,7 +309,16 @@ export class AgentHost {
     this.options.store.endSession(live.record.id);
     this.options.checkpoints?.endSession(sessionId);
     this.options.approvals.forgetSession(sessionId);
-    for (const [id, entry] of this.sessions) if (entry === live) this.sessions.delete(id);
+    this.forget(live);
+  }
+
+  /** Drop a live session under every id it is known by, and let the model free what it keeps per id (the local KV cache). */
+  private forget(live: LiveSession): void {
+    for (const [id, entry] of this.sessions) {
+      if (entry !== live) continue;
+      this.sessions.delete(id);
+      this.options.model.releaseSession?.(id);
+    }
   }
 
   /** The tools new sessions are offered (tool toggles in settings); sessions already open keep theirs. */
@@ -355,7 +364,7 @@ export class AgentHost {
     await Promise.all(running.map((t) => t.done));
     await this.options.learning?.close();
     this.options.approvals.setPromptHandler(null);
-    this.sessions.clear();
+    for (const live of new Set(this.sessions.values())) this.forget(live);
   }
 
   private view(live: LiveSession): SessionView {

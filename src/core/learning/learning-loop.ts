@@ -308,7 +308,11 @@ export class LearningLoop {
       finish({ outcome: signal.aborted ? 'cancelled' : 'failed', error: errorMessage(err) });
       throw err;
     } finally {
-      if (audit !== null) this.store.endSession(audit.id);
+      if (audit !== null) {
+        this.store.endSession(audit.id);
+        // The review's conversation is over: its KV cache (local model) is of no use to anything.
+        view.model.releaseSession?.(audit.id);
+      }
     }
   }
 

@@ -78,6 +78,11 @@ export class FallbackChain implements ChatModel {
     throw new HearthError('all_models_failed', `Every configured model failed:\n${list}`, { details: { failures } });
   }
 
+  /** Any link may have served the session (a fallback mid-conversation): each forgets it. */
+  releaseSession(sessionKey: string): void {
+    for (const model of this.models) model.releaseSession?.(sessionKey);
+  }
+
   async dispose(): Promise<void> {
     const results = await Promise.allSettled(this.models.map((m) => m.dispose?.()));
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');

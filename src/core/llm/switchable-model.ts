@@ -46,6 +46,11 @@ export class SwitchableModel implements ChatModel {
     }
   }
 
+  /** The session may have run on a model since retired (still streaming) as well as on the current one. */
+  releaseSession(sessionKey: string): void {
+    for (const model of new Set([this.current, ...this.retired])) model.releaseSession?.(sessionKey);
+  }
+
   /** Makes `next` the model for every request from now on; the old one is disposed when no stream uses it. */
   async swap(next: ChatModel): Promise<void> {
     const previous = this.current;

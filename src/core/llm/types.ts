@@ -73,6 +73,11 @@ export interface ChatModel {
    * signal fires; other failures throw `HearthError` with a model_* code.
    */
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
+  /**
+   * The conversation `sessionKey` has ended: drop what the model keeps for it (the local model's KV
+   * cache sequence). Fire and forget, never throws; a model that keeps nothing per session omits it.
+   */
+  releaseSession?(sessionKey: string): void;
   /** Release processes, sockets, sequences. Safe to call twice. */
   dispose?(): Promise<void>;
 }
