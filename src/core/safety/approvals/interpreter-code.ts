@@ -119,6 +119,9 @@ const FETCHED_INTO = new RegExp(String.raw`\b([A-Za-z_]\w*)\s*=\s*(?:await\s+)?[
 
 const BASE64_LITERAL = /(?:b64decode|atob|Buffer\.from|base64_decode|decode64|unpack\s*\(?\s*['"]m['"]\s*,)\s*\(?\s*b?['"]([A-Za-z0-9+/=]{8,})['"]/g;
 
+/** The home directory as code spells it: `Path.home()`, `os.homedir()`, `process.env.HOME`, `getenv("HOME")` … */
+const HOME_EXPRESSION = /^(?:(?:pathlib\.)?Path\.home\(\)|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home|process\.env\.HOME|process\.env\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.getenv\(['"]HOME['"]\)|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|Sys\.getenv\(['"]HOME['"]\)|path\.expand\(['"]~['"]\)|vim\.env\.HOME|vim\.(?:uv|loop)\.os_homedir\(\)|homedir\(\))/;
+
 /** `'~'`, `os.path.expanduser('~/x')`, `Path.home()`, `process.env.HOME` …: the path text a call is given, or null. */
 function targetText(code: string, at: number): string | null {
   const rest = code.slice(at, at + 200);
@@ -137,7 +140,7 @@ function targetText(code: string, at: number): string | null {
   // `Dir.glob("tmp/*")`, `Dir["tmp/*"]`, `glob.glob('/var/tmp/*')`: the pattern is the paths.
   const glob = /^(?:Dir\.glob\s*\(|Dir\s*\[|glob\.i?glob\s*\(|(?<![\w.])glob\s*\()\s*/.exec(rest);
   if (glob !== null) return targetText(rest, glob[0].length);
-  const home = /^(?:(?:pathlib\.)?Path\.home\(\)|os\.homedir\(\)|require\(['"](?:node:)?os['"]\)\.homedir\(\)|Dir\.home|process\.env\.HOME|process\.env\[['"]HOME['"]\]|os\.environ\[['"]HOME['"]\]|os\.getenv\(['"]HOME['"]\)|ENV\[['"]HOME['"]\]|\$ENV\{HOME\}|getenv\(['"]HOME['"]\)|Deno\.env\.get\(['"]HOME['"]\)|Sys\.getenv\(['"]HOME['"]\)|path\.expand\(['"]~['"]\)|vim\.env\.HOME|vim\.(?:uv|loop)\.os_homedir\(\)|homedir\(\))/.exec(rest);
+  const home = HOME_EXPRESSION.exec(rest);
   if (home === null) return null;
   // `$ENV{HOME} . "/.cpan"`, `os.homedir() + '/x'`, `Path.home() / 'x'`, `os.path.join(HOME, 'x')`
   const joined = new RegExp(String.raw`^\s*\)?\s*(?:\+|\.|\/|,)\s*${STRING}`).exec(rest.slice(home[0].length));
@@ -181,14 +184,36 @@ function stringArguments(code: string, at: number, language: Language): string |
   if (list !== null) return argumentWords(list[1] ?? '').join(' ');
   const first = new RegExp(String.raw`^\s*\(?\s*(?:[\w.]+\s*,\s*)?${STRING}`).exec(rest);
   if (first === null) return null;
-  const command = first[1] ?? first[2] ?? first[3] ?? '';
-  const after = rest.slice(first[0].length);
+  const joined = concatenation(rest.slice(first[0].length));
+  const command = (first[1] ?? first[2] ?? first[3] ?? '') + joined.text;
+  const after = joined.rest;
   // `spawn("sh", ["-c", "reboot"])`, `execFile('rm', ['-rf', '/'])`: the argument list follows the program.
   const argList = /^\s*,\s*\[([^\]]*)\]/.exec(after);
   if (argList !== null) return [command, ...argumentWords(argList[1] ?? '')].join(' ');
   // `system('rm', '-rf', Dir.home)`, `system('rm','-rf','/')`: the program's arguments as further arguments.
   if (/^\s*,/.test(after)) return [command, ...argumentWords(callTail(after))].join(' ');
   return command;
+}
+
+/**
+ * `"rm -rf " . getenv("HOME")`, `'rm -rf ' + os.homedir()`, `"rm -rf " .. os.getenv("HOME")`: what a string literal
+ * is joined to. More literals are their text, the home directory is `~`, anything else is UNKNOWN (and ends it).
+ */
+function concatenation(after: string): { text: string; rest: string } {
+  let text = '';
+  let rest = after;
+  for (let joins = 0; joins < 8; joins += 1) {
+    const operator = /^\s*(?:\.\.|\.(?![\w(])|\+|<>)\s*/.exec(rest);
+    if (operator === null) break;
+    const next = rest.slice(operator[0].length);
+    const literal = new RegExp(`^${STRING}`).exec(next);
+    const home = literal === null ? HOME_EXPRESSION.exec(next) : null;
+    if (literal !== null) text += literal[1] ?? literal[2] ?? literal[3] ?? '';
+    else if (home !== null) text += '~';
+    else return { text: text + UNKNOWN, rest: next };
+    rest = next.slice((literal ?? home)?.[0].length ?? 0);
+  }
+  return { text, rest };
 }
 
 /** The rest of a call's arguments: up to the `)` that closes it, or the end of the statement. */

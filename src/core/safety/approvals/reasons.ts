@@ -54,6 +54,7 @@ export const REASONS = {
   windowsPerms: 'changes the owner or access rules of Windows files (icacls, takeown)',
   unknownDevice: 'writes to a device whose name is only known when it runs (it may be a disk)',
   publicExposure: 'makes cloud storage or resources readable by anyone on the internet',
+  revokeAccess: "revokes an access token, key or someone's rights (a registry, a cloud account, a git host)",
 } as const;
 
 export type Reason = (typeof REASONS)[keyof typeof REASONS];

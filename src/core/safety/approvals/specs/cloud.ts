@@ -21,6 +21,8 @@ function cloudVerbs(command: Command, scan: Scan): void {
   // `doctl registry garbage-collection start`, `… gc run`: garbage collection deletes the images nothing tags.
   if (pieces.includes('garbage') && words.some((w) => /^(start|run|create)$/i.test(w))) flag(scan, REASONS.cloudDelete);
   if (command.args.some(destroysData)) flag(scan, REASONS.sqlDrop);
+  // `gsutil rsync -d` (`-n`: a dry run) deletes whatever the destination holds that the source does not.
+  if (command.name === 'gsutil' && words.includes('rsync') && command.options.some((o) => /^-[a-zA-Z]*d[a-zA-Z]*$/.test(o)) && !command.options.some((o) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(o))) flag(scan, REASONS.cloudDelete);
   if (words.some(destructiveWord) || pieces.some((p) => CLOUD_ONLY_VERBS.has(p)) || command.options.some((o) => destructiveWord(o.replace(/^-+/, '').split('=')[0] as string))) flag(scan, REASONS.cloudDelete);
   // Scaling to zero stops the service as surely as deleting it: `--desired-capacity 0`, `ps:scale web=0`.
   const zero = command.args.some((a, i) => (/^--?[\w-]*(capacity|size|count|replicas|instances|scale)[\w-]*$/i.test(a) && command.args[i + 1] === '0') || /^--?[\w-]*(capacity|size|count|replicas|instances)=0$/i.test(a));

@@ -214,5 +214,7 @@ export const CONTAINER_SPECS: readonly CommandSpec[] = [
     { sub: 'apply', option: /^--prune$/, unless: DRY_RUN, reason: cluster },
     { sub: 'rollout', operand: /^undo$/, unless: DRY_RUN, reason: cluster },
   ] },
+  // The CRI's own client on a Kubernetes node: `rmp` removes pods, `stopp` stops them (`-a`: all of them).
+  { names: ['crictl'], values: ['-r', '--runtime-endpoint', '-i', '--image-endpoint', '-t', '--timeout', '-c', '--config'], rules: [{ sub: 'rm|rmp|rmi|stop|stopp', reason: REASONS.containerDelete }] },
   { names: ['helm'], values: ['-n', '--namespace', '--kube-context', '-f', '--values', '--set', '--version'], rules: [{ sub: 'uninstall|delete|del|un|rollback', unless: DRY_RUN, reason: cluster }] },
 ];

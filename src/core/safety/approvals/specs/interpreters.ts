@@ -131,6 +131,8 @@ function awk(command: Command, scan: Scan): void {
   // gawk's network special files: a socket the program reads commands from or writes output to.
   if (/\/inet[46]?\/(tcp|udp)\//.test(program)) flag(scan, REASONS.remoteShell);
   for (const match of program.matchAll(/print[^;}]*>>?\s*"([^"]+)"/g)) checkWriteTarget(match[1] as string, scan);
+  // gawk's `-i inplace` (`--include=inplace`): the files after the program are rewritten with its output.
+  if (valuesOf(command, '-i', '--include').some((lib) => /^inplace(\.awk)?$/.test(lib))) for (const target of command.operands.slice(1)) checkWriteTarget(target, scan);
 }
 
 /** Ex commands that run the rest of the line as code of an embedded language (`:lua …`, `:py3 …`, `:perl …`). */
@@ -149,6 +151,9 @@ const VIM_WRITE = /^:?\s*(?:silent!?\s+)?(?:\d+,\d+|%)?\s*(?:w|write|wq|wqa|wqal
 const VIM_COMMAND = /^:?\s*(?:silent!?\s+)?(?:\d+,\d+|%|\d+)?\s*(?:w|write|r|read)\s+!(.*)$/s;
 
 /** `vim -c ':!rm -rf ~'`, `vim +'!cmd'`, `--cmd`, `:call system(…)`, `:lua vim.fn.system({…})`, `:w! /etc/hosts`. */
+/** Ex commands that write the buffer back to its own file (no file name), `|`-chained ones included (`%d|wq`). */
+const VIM_WRITE_BACK = /(?:^|\|)\s*:?\s*(?:silent!?\s+)?(?:w|wq|wqa|wqall|x|xa|xall|xit|exi|exit|up|update|wa|wall)!?\s*(?:$|\|)/;
+
 function vim(command: Command, scan: Scan): void {
   const commands = [...valuesOf(command, '-c', '--cmd'), ...command.args.filter((a) => a.startsWith('+')).map((a) => a.slice(1))];
   for (const exCommand of commands) {
@@ -161,6 +166,11 @@ function vim(command: Command, scan: Scan): void {
     }
     if (written !== undefined) {
       checkWriteTarget(written, scan);
+      continue;
+    }
+    // `:wq`, `:x`, `:w!`, `:update`, `:wall` with no file name: the edit goes back to the files being edited.
+    if (VIM_WRITE_BACK.test(exCommand.trim())) {
+      for (const target of command.operands) checkWriteTarget(target, scan);
       continue;
     }
     const embedded = VIM_EMBEDDED.map(([pattern, language]) => [pattern.exec(exCommand.trim())?.[1], language] as const).find(([code]) => code !== undefined);
@@ -184,7 +194,10 @@ function osascript(command: Command, scan: Scan): void {
     flag(scan, REASONS.interpreterExec);
     scan.runShell((match[1] as string).replace(/\\"/g, '"'));
   }
-  if (/\b(shut\s*down|restart)\b/i.test(script) && /System Events|Finder/i.test(script)) flag(scan, REASONS.shutdown);
+  if (/\b(shut\s*down|restart)\b/i.test(script) && /System Events|Finder|loginwindow/i.test(script)) flag(scan, REASONS.shutdown);
+  // The raw Apple events behind them, sent to loginwindow or System Events: «event aevtrrst» (restart), aevtrsdn
+  // (shut down), aevtshut (shut down without asking).
+  if (/\baevt(rrst|rsdn|shut)\b/i.test(script)) flag(scan, REASONS.shutdown);
   if (/\blogin\s+item\b/i.test(script) && /\bmake\b/i.test(script)) flag(scan, REASONS.persistence);
   if (/\b(delete|empty\s+(the\s+)?trash)\b/i.test(script) && /\btell\s+app(lication)?\b/i.test(script)) flag(scan, REASONS.destructiveVerb);
 }
@@ -346,7 +359,7 @@ export const INTERPRETER_SPECS: readonly CommandSpec[] = [
     // bun is also a package manager: a global removal is a package removal.
     ...(i.names.includes('bun') ? { rules: [{ sub: 'remove|rm|uninstall|un', option: /^(-g|--global)$/, reason: REASONS.packageRemove }] } : {}),
   })),
-  { names: ['awk', 'gawk', 'mawk', 'nawk'], values: ['-F', '-v', '-f'], check: awk },
+  { names: ['awk', 'gawk', 'mawk', 'nawk'], values: ['-F', '-v', '-f', '-i', '--include'], check: awk },
   { names: ['vim', 'nvim', 'vi', 'gvim', 'ex', 'view'], values: ['-c', '--cmd', '-u', '-S'], check: vim },
   { names: ['osascript'], values: ['-e', '-l'], check: osascript },
   { names: ['powershell', 'pwsh', 'powershell.exe', 'pwsh.exe'], check: powershell },

@@ -12,8 +12,12 @@ export const NETWORK_SENDERS: ReadonlySet<string> = new Set(['curl', 'wget', 'nc
 /** Private keys, cloud and tool credentials, password databases and dotenv files (not `.env.example`). */
 export const SECRET_MENTION =
   /((^|\/)\.ssh(\/(id_[\w-]+|[\w-]+_key)\b(?!\.pub)|\/?$)|\.aws\/credentials|(^|\/)\.aws\/?$|\.gnupg\b|(^|\/)\.(kube|docker|azure)\/?$|(^|\/)\.config\/gcloud\/?$|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.docker\/config\.json|\.kube\/config|\.config\/gcloud\/(application_default_credentials\.json|credentials\.db|legacy_credentials)|\.azure\/(accessTokens\.json|msal_token_cache)|\/etc\/(g?shadow|passwd|sudoers)\b|(^|[/@=])\.env(\.(local|production|prod|development|dev))?$|\.hearth\/)/;
-/** Commands whose output is a secret: a private key export, a keychain password. */
-export const SECRET_PRINTERS: readonly RegExp[] = [/^gpg2? (.* )?--export-secret(-sub)?-keys\b/, /^security find-(generic|internet)-password\b.* -w\b/, ];
+/**
+ * Commands whose output is a secret: a private key export, a keychain password, git's stored credentials in clear
+ * (`git credential fill`, a helper's `get`). Token printers such as `gh auth token` are left out: their output goes
+ * into an Authorization header of the very API it is for, everyday use.
+ */
+export const SECRET_PRINTERS: readonly RegExp[] = [/^gpg2? (.* )?--export-secret(-sub)?-keys\b/, /^security find-(generic|internet)-password\b.* -w\b/, /^git (.* )?credential(-[\w-]+)? (fill|get)\b/];
 /** The whole environment pasted into an argument: `--post-data="$(env)"`. */
 const ENVIRONMENT_SUBSTITUTED = /\$\(\s*(env|printenv|set|export -p|declare -x)\s*(\|[^)]*)?\)|`\s*(env|printenv)\s*`/;
 /** A secret variable placed in a URL or request body (a `-H` header with a token is ordinary API use). */

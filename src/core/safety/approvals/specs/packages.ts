@@ -12,6 +12,16 @@ const remove = REASONS.packageRemove;
 const GLOBAL = /^(-g|--global|--location=global)$/;
 /** Taking a published version off the registry breaks every project that depends on it, and is not undone. */
 const UNPUBLISH: Rule = { sub: 'unpublish', unless: DRY_RUN, reason: REASONS.cloudDelete };
+/**
+ * The registry account's grants: `npm owner rm alice pkg` takes a maintainer's publish rights away, `npm token revoke`
+ * kills a token every CI using it depends on, `npm access revoke`, `npm team rm|destroy`, `npm org rm`.
+ */
+const REGISTRY_REVOKES: readonly Rule[] = [
+  { sub: 'owner|author', operand: /^(rm|remove)$/, reason: REASONS.revokeAccess },
+  { sub: 'token', operand: /^(revoke|rm|delete)$/, reason: REASONS.revokeAccess },
+  { sub: 'access', operand: /^revoke$/, reason: REASONS.revokeAccess },
+  { sub: 'team|org', operand: /^(rm|destroy)$/, reason: REASONS.revokeAccess },
+];
 /** Their database tasks drop what the project's migrations built: `mix ecto.drop`, `dotnet ef database drop`. */
 const MIGRATION_DROPS: readonly Rule[] = [{ sub: 'ecto.drop|ecto.reset', reason: REASONS.sqlDrop }, { sub: 'ef database drop', reason: REASONS.sqlDrop }];
 
@@ -38,7 +48,7 @@ export const PACKAGE_SPECS: readonly CommandSpec[] = [
   { names: ['conda', 'mamba', 'micromamba'], rules: [{ sub: 'remove|uninstall', reason: remove }, { sub: 'env remove', reason: remove }] },
   { names: ['nix-env'], rules: [{ option: /^(-e|--uninstall)$/, reason: remove }] },
   { names: ['choco', 'winget', 'scoop'], rules: [{ sub: 'uninstall|remove', reason: remove }] },
-  { names: ['npm', 'pnpm', 'yarn'], check: packageScripts, rules: [{ sub: 'uninstall|remove|rm|un|r|unlink', option: GLOBAL, unless: DRY_RUN, reason: remove }, { sub: 'global remove', reason: remove }, UNPUBLISH] },
+  { names: ['npm', 'pnpm', 'yarn'], check: packageScripts, rules: [{ sub: 'uninstall|remove|rm|un|r|unlink', option: GLOBAL, unless: DRY_RUN, reason: remove }, { sub: 'global remove', reason: remove }, UNPUBLISH, ...REGISTRY_REVOKES] },
   // Version managers install toolchains outside the workspace.
   { names: ['nvm', 'volta', 'asdf', 'mise', 'pyenv', 'rbenv', 'nodenv', 'sdk', 'fnm', 'goenv', 'jenv', 'rvm'], rules: [{ sub: 'uninstall|remove|rm|implode', reason: remove }, { sub: 'plugin', operand: /^(remove|uninstall)$/, reason: remove }] },
   { names: ['pipenv', 'bundle', 'bundler', 'go', 'swift', 'gradle', 'gradlew', 'mvn', 'mvnw'], rules: MIGRATION_DROPS },
@@ -47,7 +57,7 @@ export const PACKAGE_SPECS: readonly CommandSpec[] = [
   { names: ['uv'], rules: [{ sub: 'tool|python uninstall', reason: remove }] },
   { names: ['poetry', 'pdm'], rules: [{ sub: 'self remove|uninstall', reason: remove }] },
   { names: ['composer'], rules: [{ sub: 'global remove|uninstall', reason: remove }] },
-  { names: ['dotnet'], rules: [{ sub: 'tool uninstall', option: /^(-g|--global|--tool-path(=.*)?)$/, reason: remove }, { sub: 'workload uninstall', reason: remove }, ...MIGRATION_DROPS] },
+  { names: ['dotnet'], rules: [{ sub: 'tool uninstall', option: /^(-g|--global|--tool-path(=.*)?)$/, reason: remove }, { sub: 'workload uninstall', reason: remove }, { sub: 'nuget delete', reason: REASONS.cloudDelete }, ...MIGRATION_DROPS] },
   { names: ['mix'], rules: [{ sub: 'archive.uninstall|escript.uninstall', reason: remove }, ...MIGRATION_DROPS] },
 ];
 

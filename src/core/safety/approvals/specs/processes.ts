@@ -75,7 +75,9 @@ function killByName(command: Command, scan: Scan): void {
   const exact = command.options.some((o) => /^-[a-zA-Z]*x/.test(o) || o === '--exact');
   // psmisc's `killall -r`, BSD and macOS's `killall -m`: the name is a regular expression.
   const regex = command.name === 'pkill' || command.options.some((o) => /^-[a-zA-Z]*r[a-zA-Z]*$/.test(o) || o === '--regexp' || (command.name === 'killall' && /^-[a-zA-Z]*m[a-zA-Z]*$/.test(o)));
-  const catchAll = regex && command.operands.some((p) => matchesEveryName(p, exact)) && !command.options.some((o) => narrowing.test(o));
+  // A signal given as an option (`pkill -STOP`, `-9`, `-SIGKILL`) narrows nothing, whatever letters it ends with.
+  const narrows = (o: string): boolean => narrowing.test(o) && !SIGNAL_NAME.test(o.slice(1)) && !/^-\d+$/.test(o);
+  const catchAll = regex && command.operands.some((p) => matchesEveryName(p, exact)) && !command.options.some(narrows);
   // `pkill -u root`, `killall -9 -u root`: with no name, every process root owns (init and every daemon).
   const users = ['-u', '-U', '--euid', '--uid', '--user'].flatMap((o) => command.optionValues.get(o) ?? []).flatMap((v) => v.split(','));
   const rootOnly = users.length > 0 && users.every((u) => u === 'root' || u === '0');

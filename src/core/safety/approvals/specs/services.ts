@@ -136,6 +136,8 @@ export const SERVICE_SPECS: readonly CommandSpec[] = [
   // `rtcwake -m off -s 60` powers the machine off (and wakes it later); `pmset schedule shutdown …` is a scheduled one.
   { names: ['rtcwake'], values: ['-m', '--mode', '-s', '--seconds', '-t', '--time', '-d', '--device', '--date'], check: (c, s) => (valuesOf(c, '-m', '--mode').includes('off') || c.options.some((o) => o === '-moff') ? shutdown(c, s) : undefined) },
   { names: ['pmset'], rules: [{ sub: 'schedule|repeat', operand: /^(shutdown|restart)$/, reason: REASONS.shutdown }] },
+  // FileVault's `fdesetup authrestart` restarts the Mac at once, unlocking the disk for the next boot.
+  { names: ['fdesetup'], rules: [{ sub: 'authrestart', reason: REASONS.shutdown }] },
   { names: ['start-stop-daemon'], values: ['-x', '--exec', '-a', '--startas', '-p', '--pidfile', '-n', '--name', '-u', '--user', '-c', '--chuid', '-s', '--signal', '-d', '--chdir', '-r', '--chroot', '-N', '--nicelevel', '-R', '--retry', '-g', '--group'], check: startStopDaemon },
   { names: ['launchctl'], rules: LAUNCHCTL },
   // OpenBSD: `rcctl stop|disable unit`, `rcctl set unit status off`.
