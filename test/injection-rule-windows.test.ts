@@ -3,7 +3,7 @@ import { loadCorpus } from './fixtures/injection-corpus/load.js';
 import { KeywordIndex, keywordGate } from '../src/core/safety/injection/keyword-index.js';
 import { patternFacts } from '../src/core/safety/injection/rule-literals.js';
 import { RuleWindows } from '../src/core/safety/injection/rule-windows.js';
-import { ALL_RULES, MODEL_RULE, scanForInjection } from '../src/core/safety/injection/scan.js';
+import { allRules, MODEL_RULE, scanForInjection } from '../src/core/safety/injection/scan.js';
 
 /**
  * Rules run on long texts only around the literals their patterns require (rule-windows.ts). These tests
@@ -18,7 +18,7 @@ const FILLER = Array.from({ length: 120 }, (_, i) => `Line ${i} of the changelog
 describe('patternFacts', () => {
   it('reads the literals every match contains, preferring the rarest set', () => {
     // Catches: a reading that takes the leading words ("you", "be"), which occur everywhere.
-    const persona = patternFacts(ALL_RULES.find((r) => r.id === 'persona_unbound')?.pattern as RegExp);
+    const persona = patternFacts(allRules().find((r) => r.id === 'persona_unbound')?.pattern as RegExp);
     expect(persona.literals?.set).toEqual(expect.arrayContaining(['restrictions', 'rules', 'limits']));
     expect(persona.literals?.set).not.toContain('you');
     // Across a top-level alternation: one literal per branch, so each branch is covered.

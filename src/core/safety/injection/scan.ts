@@ -1,7 +1,7 @@
 import { decodeHidden, hiddenRegions, type HiddenRegion } from './decode.js';
 import { directiveSpans } from './directive.js';
-import { INTENT_RULES } from './intents.js';
-import { KeywordIndex, keywordGateOf } from './keyword-index.js';
+import { intentRules } from './intents.js';
+import { KeywordIndex, keywordGateOf, type KeywordGate } from './keyword-index.js';
 import { codePointLabel, decodeTagMessage, findInvisibleCharacters, type InvisibleCharacter } from './invisible-unicode.js';
 import { scoreText, type LinearWeights } from './linear-model.js';
 import { isDocumentedToken, isQuotedExample, isQuotedMention, proseWords, readsAsDiscussion, withoutQuotedExamples } from './mention.js';
@@ -83,16 +83,42 @@ const EXCERPT_MAX = 120;
 const OVERRIDE_RULE = 'override_instructions';
 export const MODEL_RULE = 'learned_model';
 
-/** Every regular-expression rule; ids are unique across the lists. Directives are separate (directive.ts). */
-export const ALL_RULES: readonly TextRule[] = [...TEXT_RULES, ...INTENT_RULES, ...MULTILINGUAL_RULES, ...MARKUP_RULES];
-/** Where on a long text each rule runs (rule-windows.ts). */
-const WINDOWS = new RuleWindows(ALL_RULES.map((r) => r.pattern));
-const GLOBAL_PATTERNS = new Map(ALL_RULES.map((r) => [r.id, new RegExp(r.pattern.source, `${r.pattern.flags}g`)]));
-/** Each rule's `requires`, where it can be, as a keyword gate: the same answer, from the text's one keyword scan. */
-const REQUIRES_AS_GATES = new Map(ALL_RULES.flatMap((r) => {
-  const gate = r.requires === undefined ? null : keywordGateOf(r.requires);
-  return gate === null ? [] : [[r.id, gate] as const];
-}));
+/**
+ * Every regular-expression rule (ids are unique across the lists; directives are separate, directive.ts), with
+ * what scanning needs of them: built on the first scan, not at import (see `intentRules`).
+ */
+interface CompiledRules {
+  all: readonly TextRule[];
+  /** Where on a long text each rule runs (rule-windows.ts). */
+  windows: RuleWindows;
+  global: ReadonlyMap<string, RegExp>;
+  /** Each rule's `requires`, where it can be, as a keyword gate: the same answer, from the text's one keyword scan. */
+  requiresAsGates: ReadonlyMap<string, KeywordGate>;
+  markupIds: readonly string[];
+}
+let compiledRules: CompiledRules | undefined;
+function compiled(): CompiledRules {
+  if (compiledRules !== undefined) return compiledRules;
+  const all = [...TEXT_RULES, ...intentRules(), ...MULTILINGUAL_RULES, ...MARKUP_RULES];
+  compiledRules = {
+    all,
+    windows: new RuleWindows(all.map((r) => r.pattern)),
+    global: new Map(all.map((r) => [r.id, new RegExp(r.pattern.source, `${r.pattern.flags}g`)])),
+    requiresAsGates: new Map(
+      all.flatMap((r) => {
+        const gate = r.requires === undefined ? null : keywordGateOf(r.requires);
+        return gate === null ? [] : [[r.id, gate] as const];
+      }),
+    ),
+    markupIds: MARKUP_RULES.map((r) => r.id),
+  };
+  return compiledRules;
+}
+
+/** Every regular-expression rule. */
+export function allRules(): readonly TextRule[] {
+  return compiled().all;
+}
 /**
  * Bounds the work on long docs. Past this many quoted mentions of one rule the next match counts as an
  * order: failing closed, so an attacker cannot hide an order behind a pile of quotations.
@@ -112,9 +138,10 @@ interface Hit {
 /** Every rule and directive on one text (already the de-obfuscated view), first order per rule. */
 function ruleHits(text: string, ignored: ReadonlySet<string>): Hit[] {
   const hits: Hit[] = [];
-  WINDOWS.prepare(text);
+  const rules = compiled();
+  rules.windows.prepare(text);
   const gates = new KeywordIndex(text);
-  for (const rule of ALL_RULES) {
+  for (const rule of rules.all) {
     if (ignored.has(rule.id)) continue;
     const match = firstOrder(rule, text, gates);
     if (match !== null) hits.push({ rule: rule.id, category: rule.category, severity: rule.severity, message: rule.description, index: match.index, length: match[0].length });
@@ -164,13 +191,13 @@ function findByRules(text: string, ignored: ReadonlySet<string>): { findings: In
   const hidden = decodeTagMessage(invisible);
   const pieces = [...(hidden.trim() === '' ? [] : [{ encoding: 'tag characters', text: hidden, index: undefined as number | undefined }]), ...decodeHidden(text)];
   // Markup rules read the document as rendered; decoding a URL's escapes makes badge URLs look like beacons.
-  const ignoredInDecoded = new Set([...ignored, ...MARKUP_RULES.map((r) => r.id)]);
+  const ignoredInDecoded = new Set([...ignored, ...compiled().markupIds]);
   for (const piece of pieces) {
     const pieceView = buildTextView(piece.text, []);
     // A rule already found (read as written or in an earlier piece) would be skipped below: do not run it.
     // Directive hits are keyed by language too, so override_instructions always runs.
     const ignoredHere = new Set(ignoredInDecoded);
-    for (const rule of ALL_RULES) if (found.has(`${rule.id}:`)) ignoredHere.add(rule.id);
+    for (const rule of compiled().all) if (found.has(`${rule.id}:`)) ignoredHere.add(rule.id);
     for (const hit of ruleHits(pieceView.text, ignoredHere)) {
       const key = `${hit.rule}:${hit.lang ?? ''}`;
       // What reads the same before decoding was not hidden by it (ROT13 leaves Cyrillic and Chinese alone).
@@ -319,14 +346,15 @@ type MentionTest = (text: string, start: number, end: number) => boolean;
 /** The first match that is an order rather than a quotation of one (see mention.ts). */
 function firstOrder(rule: TextRule, text: string, gates: KeywordIndex): RegExpExecArray | null {
   if (rule.requires !== undefined) {
-    const gate = REQUIRES_AS_GATES.get(rule.id);
+    const gate = compiled().requiresAsGates.get(rule.id);
     if (gate === undefined ? !rule.requires.test(text) : !gates.passes(gate)) return null;
   }
   if (rule.gate !== undefined && !gates.passes(rule.gate)) return null;
   const phrasing = rule.phrasing === true || PHRASING_CATEGORIES.has(rule.category);
   const mention = phrasing ? isQuotedMention : rule.category === 'template_token' ? documentedOrQuotedToken : isQuotedExample;
-  const windows = WINDOWS.windows(rule.pattern, text, gates);
-  if (windows === null) return firstOrderIn(rule, mention, text, 0, text.length, GLOBAL_PATTERNS.get(rule.id) as RegExp, { mentions: 0 });
+  const { windows: ruleWindows, global } = compiled();
+  const windows = ruleWindows.windows(rule.pattern, text, gates);
+  if (windows === null) return firstOrderIn(rule, mention, text, 0, text.length, global.get(rule.id) as RegExp, { mentions: 0 });
   const seen = { mentions: 0 };
   for (const window of windows) {
     const match = firstOrderIn(rule, mention, text, window.start, window.end, window.pattern, seen);
