@@ -11,5 +11,7 @@ export default defineConfig({
     maxWorkers: 2,
     // The injection scanner's learned weights are a build output; train them if this checkout has none.
     globalSetup: ['test/global-setup-injection-model.ts'],
+    // Every test home starts empty, as the tests expect; test/skills-starter.test.ts turns the starter skills on.
+    env: { HEARTH_STARTER_SKILLS: 'off' },
   },
 });

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { HearthConfig } from '../config/schema.js';
 import { errorMessage, isHearthError } from '../errors.js';
 import type { Embedder } from '../llm/embedder.js';
@@ -14,6 +14,7 @@ import { curateSkills, type CuratedSkill } from '../skills/curator.js';
 import { defaultSkillRoots, isProjectTrusted } from '../skills/discover.js';
 import { SemanticSkillRanker } from '../skills/semantic-rank.js';
 import { SkillService } from '../skills/service.js';
+import { installStarterSkills, starterSkillsEnabled } from '../skills/starter.js';
 import { SqliteSkillVectors } from '../skills/skill-vectors.js';
 import { SkillTriggerLearner, SqliteSkillTriggers } from '../skills/skill-triggers.js';
 import { SkillUsageStore } from '../skills/usage.js';
@@ -221,8 +222,12 @@ function semanticSkillRanker(embedder: Embedder, store: SqliteSessionStore, warn
 }
 
 /** The skill library for a home and workspace: roots by precedence, project roots only when trusted. */
-export function createSkillService(setup: Pick<LearningSetup, 'home' | 'workspace' | 'config' | 'store'> & { userHome: string; semantic?: SemanticSkillRanker; triggers?: SkillTriggerLearner }): SkillService {
+export function createSkillService(
+  setup: Pick<LearningSetup, 'home' | 'workspace' | 'config' | 'store'> & { userHome: string; semantic?: SemanticSkillRanker; triggers?: SkillTriggerLearner; env?: NodeJS.ProcessEnv },
+): SkillService {
   const { home, config, userHome } = setup;
+  // First run of this home: the bundled starter skills (once; a marker keeps removed ones from coming back).
+  if (starterSkillsEnabled(setup.env ?? process.env)) installStarterSkills(join(home, 'skills'));
   const roots = defaultSkillRoots({
     home,
     workspace: setup.workspace,
