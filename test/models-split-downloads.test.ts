@@ -2,15 +2,15 @@
  * Split GGUF models (`<base>-00001-of-0000N.gguf`, …) against a real HTTP server: every part downloads into
  * the models folder, none gets its final name until all are verified, a dropped connection resumes with a
  * Range request, a part whose server digest does not match is refused and everything removed, and the model
- * loads in llama.cpp from the first part's path.
+ * runs in Hearth's local provider (llama.cpp in a model host process) from the first part's path.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isHearthError } from '../src/core/errors.js';
+import { LocalModel } from '../src/core/llm/providers/local.js';
 import { ModelDownloads, type DownloadStatus } from '../src/core/models/model-downloads.js';
 import { modelSizeOf } from '../src/core/models/model-size.js';
 import { parseModelSource } from '../src/core/models/model-source.js';
@@ -73,7 +73,7 @@ function manager(env: NodeJS.ProcessEnv = {}) {
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 describe('split GGUF models', () => {
-  it('an hf: URI to any part downloads every part, checks each against its LFS digest, and llama.cpp loads the first', async () => {
+  it('an hf: URI to any part downloads every part, checks each against its LFS digest, and the local provider runs it from the first', async () => {
     // Would catch: split models refused (the old behaviour), only the named part fetched, a part renamed before all
     // are verified, progress counting one part only, or a layout llama.cpp cannot load from the first part's path.
     const { downloads, events } = manager({ HEARTH_HF_ENDPOINT: server.baseUrl });
@@ -92,14 +92,20 @@ describe('split GGUF models', () => {
     // One model in the list, named by its first part, with the size of all three.
     expect(listModelFiles(folder)).toEqual([{ name: parts[0]!.name, path: join(folder, parts[0]!.name), sizeBytes: totalBytes }]);
 
-    const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error, maxThreads: 1 });
+    // Hearth's local provider (a real model host process) is given the first part's path, as `models.use` does.
+    const local = new LocalModel({ modelPath: done.file, threads: 1, gpu: 'auto', contextSize: 1024, maxSessions: 1 });
     try {
-      const model = await llama.loadModel({ modelPath: done.file });
-      expect(model.fileInfo.metadata.general.architecture).toBe('llama');
-      expect(model.fileInsights.totalParameters).toBeGreaterThan(500_000);
-      await model.dispose();
+      let text = '';
+      let finish: string | undefined;
+      const request = { messages: [{ role: 'user' as const, content: 'Say hello.' }], tools: [], maxTokens: 8, temperature: 0 };
+      for await (const event of local.stream(request, new AbortController().signal)) {
+        if (event.type === 'text') text += event.delta;
+        if (event.type === 'done') finish = event.finishReason;
+      }
+      expect(finish).toBeDefined();
+      expect(text.length).toBeGreaterThan(0);
     } finally {
-      await llama.dispose();
+      await local.dispose();
     }
   });
 
