@@ -97,7 +97,7 @@ export async function startHearthUnderTest(options: HearthUnderTestOptions): Pro
     await Promise.all(servers.map((s) => s.close()));
     await service.close();
     await perTokenService.close();
-    await engine.close();
+    await engine.dispose();
     await model.close();
     throw error;
   }
@@ -113,7 +113,7 @@ export async function startHearthUnderTest(options: HearthUnderTestOptions): Pro
       await perTokenServer.close();
       await service.close();
       await perTokenService.close();
-      await engine.close();
+      await engine.dispose();
       await model.close();
       rmSync(root, { recursive: true, force: true });
     },

@@ -43,7 +43,7 @@ describe('chat routes', () => {
     expect(events[0]).toMatchObject({ type: 'session', sessionId });
     expect(events.filter((e) => e.type === 'text_delta').map((e) => (e as { delta: string }).delta).join('')).toBe('Hello from the scripted model.');
     expect(events.at(-1)).toMatchObject({ type: 'turn_end', reason: 'stop', final: 'Hello from the scripted model.' });
-    expect(app.engine.store.getSession(sessionId)?.source).toBe('web');
+    expect(app.engine.sessions.store.getSession(sessionId)?.source).toBe('web');
     const status = await app.service.handlers['app.status']({});
     expect(status).toMatchObject({ model: 'scripted:model', device: 'remote', contextSize: 32768, needsSetup: false });
     expect(status.contextUsed).toBeGreaterThan(0);
@@ -125,7 +125,7 @@ describe('session routes', () => {
     const app = await harness([{ text: 'first answer' }, { text: 'second answer' }, { text: 'branch answer' }]);
     const id = await chat(app, 'first question');
     await chat(app, 'second question', id);
-    const parentMessages = app.engine.store.getMessages(id);
+    const parentMessages = app.engine.sessions.store.getMessages(id);
     const cut = parentMessages[1]!.id;
     const { sessionId: branch } = await app.service.handlers['sessions.branch']({ sessionId: id, messageId: cut });
     const opened = await app.service.handlers['sessions.open']({ sessionId: branch });
@@ -135,7 +135,7 @@ describe('session routes', () => {
     await chat(app, 'continue here', branch);
     const sent = (app.server.requests[2] as { messages: { content: string }[] }).messages.map((m) => m.content);
     expect(sent.slice(1)).toEqual(['first question', 'first answer', 'continue here']);
-    expect(app.engine.store.getMessages(id)).toHaveLength(4);
+    expect(app.engine.sessions.store.getMessages(id)).toHaveLength(4);
     await expect(app.service.handlers['sessions.branch']({ sessionId: id, messageId: 999_999 })).rejects.toMatchObject({ code: 'session_not_found' });
   });
 
@@ -144,10 +144,10 @@ describe('session routes', () => {
     const app = await harness([{ text: 'zebra answer' }, { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 1' } }] }, { text: 'slept' }]);
     const gone = await chat(app, 'tell me about zebras');
     await app.service.handlers['sessions.delete']({ sessionId: gone });
-    expect(app.engine.store.getSession(gone)).toBeNull();
-    expect(app.engine.store.getMessages(gone)).toEqual([]);
+    expect(app.engine.sessions.store.getSession(gone)).toBeNull();
+    expect(app.engine.sessions.store.getMessages(gone)).toEqual([]);
     expect(await app.service.handlers['sessions.search']({ query: 'zebra', limit: 10 })).toEqual([]);
-    expect(() => checkFtsIntegrity(app.engine.store.db)).not.toThrow();
+    expect(() => checkFtsIntegrity(app.engine.sessions.store.db)).not.toThrow();
     await expect(app.service.handlers['sessions.delete']({ sessionId: gone })).rejects.toMatchObject({ code: 'not_found' });
 
     const { sessionId: busy } = await app.service.handlers['chat.start']({});
@@ -155,7 +155,7 @@ describe('session routes', () => {
     await app.service.handlers['chat.send']({ sessionId: busy, text: 'nap', attachments: [] });
     await expect(app.service.handlers['sessions.delete']({ sessionId: busy })).rejects.toMatchObject({ code: 'conflict' });
     await ended;
-    expect(app.engine.store.getSession(busy)).not.toBeNull();
+    expect(app.engine.sessions.store.getSession(busy)).not.toBeNull();
   });
 
   // Catches failed runs cluttering the list unmarked (issue 12), a clear that deletes conversations with replies in

@@ -153,7 +153,7 @@ describe('memory routes', () => {
     const ended = turnEnded(app, sessionId);
     await app.service.handlers['chat.send']({ sessionId, text: 'I always use   tabs,\nnever spaces.', attachments: [] });
     await ended;
-    const userMessage = app.engine.store.getMessages(sessionId).find((m) => m.role === 'user')!;
+    const userMessage = app.engine.sessions.store.getMessages(sessionId).find((m) => m.role === 'user')!;
     const fact = app.engine.learning.facts.insert({ category: 'preference', statement: 'The user prefers tabs.', confidence: 0.9, evidence: [{ messageId: userMessage.id, sessionId, excerpt: 'I always use tabs, never spaces.' }] });
     await expect(app.service.handlers['userModel.facts']({ includeSuperseded: false })).resolves.toEqual([
       { id: fact.id, statement: 'The user prefers tabs.', category: 'preference', confidence: 0.9, status: 'active', source: 'reflection', evidence: [{ messageId: userMessage.id, sessionId, excerpt: 'I always use tabs, never spaces.' }] },

@@ -89,7 +89,7 @@ describe('desktop and web (the app service both transports call)', () => {
     await app.service.handlers['approvals.answer']({ id: request.id, choice: 'deny' });
     await expect.poll(ended, { timeout: 20_000 }).toBe(true);
     expect(existsSync(soul)).toBe(false);
-    expect(app.engine.audit.list(5)[0]).toMatchObject({ kind: 'file_write', command: soul, approved: false, decision: 'deny' });
+    expect(app.engine.safety.audit.list(5)[0]).toMatchObject({ kind: 'file_write', command: soul, approved: false, decision: 'deny' });
   });
 });
 
@@ -111,7 +111,7 @@ describe('smart mode through the engine (approvals.mode: smart, the chat model j
     await expect.poll(ended, { timeout: 20_000 }).toBe(true);
     expect(request).toBeUndefined();
     expect(existsSync(victim)).toBe(false);
-    expect(app.engine.audit.list(1)[0]).toMatchObject({ decision: 'smart_approved', judged: 'approve: a temporary folder' });
+    expect(app.engine.safety.audit.list(1)[0]).toMatchObject({ decision: 'smart_approved', judged: 'approve: a temporary folder' });
   });
 });
 
@@ -123,7 +123,7 @@ describe('subagent and scheduled-job sessions', () => {
     const { command, marker } = hardlineWithMarker(dir);
     const calls = [{ command: `rm -rf ${victim}` }, { command }];
     app = await startAppHarness((_req: unknown, index: number) => (index < 2 ? { toolCalls: [{ name: 'terminal', arguments: calls[index] ?? {} }] } : { text: 'done' }));
-    const host = app.engine.host;
+    const host = app.engine.sessions.host;
     const sessionId = host.startSession({ source: 'subagent' });
     const events: string[] = [];
     for await (const event of host.send(sessionId, 'clean up')) {
@@ -133,7 +133,7 @@ describe('subagent and scheduled-job sessions', () => {
     expect(events).not.toContain('approval_request');
     expect(existsSync(victim)).toBe(true);
     expect(existsSync(marker)).toBe(false);
-    expect(app.engine.audit.list(2).map((e) => [e.origin, e.decision])).toEqual([['subagent', 'hardline'], ['subagent', 'origin_denied']]);
+    expect(app.engine.safety.audit.list(2).map((e) => [e.origin, e.decision])).toEqual([['subagent', 'hardline'], ['subagent', 'origin_denied']]);
   });
 });
 

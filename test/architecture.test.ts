@@ -35,7 +35,7 @@ const rules: Record<Layer, { layers: Layer[]; bannedPackages: RegExp[]; allowNod
  * A new folder fails the test until it is given a tier.
  */
 const coreTiers: readonly (readonly string[])[] = [
-  ['errors', 'seeded-random', 'text'],
+  ['errors', 'seeded-random', 'text', 'lifecycle'],
   ['config'],
   ['llm'],
   ['safety'],

@@ -70,16 +70,16 @@ describe('one flush review per compression attempt (issue 11, problem 8)', () =>
     );
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-attempts-ws-')));
     const engine = await openEngine({ env, workspace, userHome: workspace, yolo: true });
-    cleanups.push(() => engine.close());
+    cleanups.push(() => engine.dispose());
 
-    const session = engine.host.startSession({ source: 'cli' });
+    const session = engine.sessions.host.startSession({ source: 'cli' });
     const events: AgentEvent[] = [];
     for (let turn = 1; turn <= 20; turn++) {
-      const seen = await drain(engine.host.send(session, `question ${turn}`));
+      const seen = await drain(engine.sessions.host.send(session, `question ${turn}`));
       expect(seen.at(-1)).toMatchObject({ type: 'turn_end', reason: 'stop' });
       events.push(...seen);
     }
-    await engine.host.learningIdle(session);
+    await engine.sessions.host.learningIdle(session);
 
     const notices = events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));
     const failures = notices.filter((m) => m.startsWith('Hearth could not summarise'));

@@ -113,13 +113,13 @@ describe('context overflow recovery (issue 11)', () => {
     );
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-overflow-ws-')));
     const engine = await openEngine({ env, workspace, userHome: workspace, yolo: true });
-    cleanups.push(() => engine.close());
+    cleanups.push(() => engine.dispose());
 
-    const session = engine.host.startSession({ source: 'cli' });
+    const session = engine.sessions.host.startSession({ source: 'cli' });
     const events: AgentEvent[] = [];
     for (let turn = 1; turn <= 18; turn++) {
       const seen: AgentEvent[] = [];
-      for await (const event of engine.host.send(session, turn === 1 ? FIRST : `question ${turn}`)) seen.push(event);
+      for await (const event of engine.sessions.host.send(session, turn === 1 ? FIRST : `question ${turn}`)) seen.push(event);
       // Catches the dead session: after the first overflow every turn failed with the provider's 400.
       expect(seen.at(-1), `turn ${turn}`).toMatchObject({ type: 'turn_end', reason: 'stop' });
       events.push(...seen);
@@ -134,16 +134,16 @@ describe('context overflow recovery (issue 11)', () => {
     // The conversation went on in a child session; the parent still holds every message, the first one included.
     const pruned = events.find((e) => e.type === 'compressed' && e.summarizedMessages === 0);
     if (pruned?.type !== 'compressed') throw new Error('expected the pruned context to continue in a child session');
-    expect(engine.store.getSession(pruned.sessionId)?.parentSessionId).toBe(pruned.parentSessionId);
-    expect(engine.store.getMessages(session).map((m) => m.content)).toContain(FIRST);
-    const liveView = engine.host.history(session).map((m) => m.content);
+    expect(engine.sessions.store.getSession(pruned.sessionId)?.parentSessionId).toBe(pruned.parentSessionId);
+    expect(engine.sessions.store.getMessages(session).map((m) => m.content)).toContain(FIRST);
+    const liveView = engine.sessions.host.history(session).map((m) => m.content);
     expect(liveView.join('\n')).not.toContain('4471');
     expect(liveView[0]).toMatch(/^\[Hearth left out \d+ earlier messages/);
 
     // The model can still find the left-out message with session_search.
     const requestsBefore = server.requests.length;
     const last: AgentEvent[] = [];
-    for await (const event of engine.host.send(session, ASK)) last.push(event);
+    for await (const event of engine.sessions.host.send(session, ASK)) last.push(event);
     expect(last.at(-1)).toMatchObject({ type: 'turn_end', reason: 'stop', final: 'You gave me 4471.' });
     const final = server.requests.slice(requestsBefore).at(-1) as { messages: WireMessage[] };
     const toolResult = final.messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '';

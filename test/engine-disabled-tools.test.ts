@@ -14,7 +14,7 @@ afterEach(async () => {
 describe('tools.disabled', () => {
   it('leaves switched-off tools out of the toolset and out of the model request', async () => {
     harness = await startAppHarness([{ text: 'ok' }], { configExtra: 'tools:\n  disabled: [terminal, web_search_does_not_exist]\n' });
-    const names = harness.engine.tools.list().map((tool) => tool.name);
+    const names = harness.engine.tools.offered.list().map((tool) => tool.name);
     expect(names).not.toContain('terminal');
     expect(names).toContain('read_file');
 
@@ -34,7 +34,7 @@ describe('tools.disabled', () => {
     const send = async (sessionId: string, count: number) => {
       await harness?.service.handlers['chat.send']({ sessionId, text: 'hello', attachments: [] });
       await expect.poll(() => harness?.server.requests.length ?? 0).toBe(count);
-      await expect.poll(() => harness?.engine.host.isRunning(sessionId)).toBe(false);
+      await expect.poll(() => harness?.engine.sessions.host.isRunning(sessionId)).toBe(false);
     };
     const before = (await harness.service.handlers['chat.start']({})).sessionId;
     await send(before, 1);

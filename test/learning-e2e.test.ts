@@ -77,7 +77,7 @@ afterEach(async () => {
 
 async function engineFor(server: ScriptedServer, env: NodeJS.ProcessEnv, workspace: string, userHome: string): Promise<Engine> {
   const engine = await openEngine({ env, workspace, userHome, yolo: true });
-  cleanups.push(() => engine.close());
+  cleanups.push(() => engine.dispose());
   return engine;
 }
 
@@ -105,12 +105,12 @@ describe('the learning loop closes across sessions', () => {
     // Session 1.
     const engine = await engineFor(server, env, workspace, userHome);
     const background: AgentEvent[] = [];
-    engine.host.onBackgroundEvent((_id, event) => background.push(event));
-    const s1 = engine.host.startSession({ source: 'cli' });
-    const turn1 = await drain(engine.host.send(s1, 'Please build and publish the docs. I prefer British spelling and short answers.'));
+    engine.sessions.host.onBackgroundEvent((_id, event) => background.push(event));
+    const s1 = engine.sessions.host.startSession({ source: 'cli' });
+    const turn1 = await drain(engine.sessions.host.send(s1, 'Please build and publish the docs. I prefer British spelling and short answers.'));
     expect(turn1.at(-1)).toMatchObject({ type: 'turn_end', reason: 'stop', final: 'Published: site/index.md.' });
-    expect(engine.host.systemPrompt(s1)).not.toContain('publish-docs'); // nothing learned yet
-    await engine.host.learningIdle(s1);
+    expect(engine.sessions.host.systemPrompt(s1)).not.toContain('publish-docs'); // nothing learned yet
+    await engine.sessions.host.learningIdle(s1);
 
     // The user was told what changed, and it is really there.
     expect(background.filter((e) => e.type === 'learning').map((e) => (e as { message: string }).message)).toEqual(
@@ -122,24 +122,24 @@ describe('the learning loop closes across sessions', () => {
     expect(engine.learning.memory.read('user').map((e) => e.content)).toEqual([PREFERENCE]);
     expect(engine.learning.skills.usage.get('publish-docs')?.createdBy).toBe('agent');
     // The review ran as its own session linked to session 1, for the audit trail.
-    const audit = engine.store.listSessions().find((s) => s.parentSessionId === s1);
+    const audit = engine.sessions.store.listSessions().find((s) => s.parentSessionId === s1);
     expect(audit).toMatchObject({ source: 'subagent' });
     // Session 1's own history holds only the user's conversation, not the review.
-    expect(engine.store.getMessages(s1).some((m) => m.content.includes('[Background review]'))).toBe(false);
-    await engine.close();
+    expect(engine.sessions.store.getMessages(s1).some((m) => m.content.includes('[Background review]'))).toBe(false);
+    await engine.dispose();
     cleanups.pop();
 
     // Session 2, in a new engine (a restart): the prompt carries the memory and the skill catalog.
     const requestsBefore = server.requests.length;
     const engine2 = await engineFor(server, env, workspace, userHome);
-    const s2 = engine2.host.startSession({ source: 'cli' });
-    const prompt = engine2.host.systemPrompt(s2);
+    const s2 = engine2.sessions.host.startSession({ source: 'cli' });
+    const prompt = engine2.sessions.host.systemPrompt(s2);
     expect(prompt).toContain(PREFERENCE);
     expect(prompt).toMatch(/USER PROFILE .*\[\d+% — [\d,]+\/[\d,]+ chars\]/);
     expect(prompt).toContain('<name>publish-docs</name>');
-    const turn2 = await drain(engine2.host.send(s2, 'Publish the docs again, please.'));
+    const turn2 = await drain(engine2.sessions.host.send(s2, 'Publish the docs again, please.'));
     expect(turn2.at(-1)).toMatchObject({ type: 'turn_end', reason: 'stop' });
-    await engine2.host.learningIdle(s2);
+    await engine2.sessions.host.learningIdle(s2);
 
     const lastUser = (r: { messages: WireMessage[] }) => [...r.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const session2Requests = (server.requests.slice(requestsBefore) as { messages: WireMessage[] }[]).filter((r) => lastUser(r).startsWith('Publish the docs again'));
@@ -172,17 +172,17 @@ describe('a reset saves first', () => {
     writeFileSync(join(env.HEARTH_HOME as string, 'config.yaml'), `version: 1\nmodel:\n  default: scripted:hermes\nproviders:\n  scripted: { type: openai, base_url: "${server.url}" }\nuser_model:\n  enabled: false\n`);
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-reset-ws-')));
     const engine = await engineFor(server, env, workspace, workspace);
-    const session = engine.host.startSession({ source: 'cli' });
-    await drain(engine.host.send(session, 'We deploy on Fridays.'));
-    await drain(engine.host.send(session, 'Remember that, please.'));
+    const session = engine.sessions.host.startSession({ source: 'cli' });
+    await drain(engine.sessions.host.send(session, 'We deploy on Fridays.'));
+    await drain(engine.sessions.host.send(session, 'Remember that, please.'));
     expect(reviews).toHaveLength(0); // no nudge is due after two turns
 
-    await engine.host.endSession(session);
+    await engine.sessions.host.endSession(session);
     // Catches a reset that drops the conversation before anything in it was saved.
     expect(reviews.length).toBeGreaterThan(0);
     expect(reviews[0]!.map((m) => m.content).join('\n')).toContain('We deploy on Fridays.');
     expect(engine.learning.memory.read('user').map((e) => e.content)).toEqual(['Deploys on Fridays.']);
-    expect(engine.store.getSession(session)?.endedAt).not.toBeNull();
-    expect(() => engine.host.history(session)).toThrow(/not open/);
+    expect(engine.sessions.store.getSession(session)?.endedAt).not.toBeNull();
+    expect(() => engine.sessions.host.history(session)).toThrow(/not open/);
   }, 60_000);
 });

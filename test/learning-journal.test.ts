@@ -43,7 +43,7 @@ async function engineWith(script: (body: unknown) => ScriptedTurn, config: strin
   );
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'hearth-journal-ws-')));
   const engine = await openEngine({ env, workspace, userHome: workspace, yolo: true });
-  cleanups.push(() => engine.close());
+  cleanups.push(() => engine.dispose());
   return { engine, server };
 }
 
@@ -65,10 +65,10 @@ describe('a review whose writes were refused', () => {
       'skills:\n  creation_nudge_interval: 100\nmemory:\n  nudge_interval: 1\nuser_model:\n  enabled: false\n',
     );
     const background: AgentEvent[] = [];
-    engine.host.onBackgroundEvent((_id, event) => background.push(event));
-    const session = engine.host.startSession({ source: 'cli' });
-    await drain(engine.host.send(session, 'Deploy the docs the usual way.'));
-    await engine.host.learningIdle(session);
+    engine.sessions.host.onBackgroundEvent((_id, event) => background.push(event));
+    const session = engine.sessions.host.startSession({ source: 'cli' });
+    await drain(engine.sessions.host.send(session, 'Deploy the docs the usual way.'));
+    await engine.sessions.host.learningIdle(session);
 
     const ended = background.find((e) => e.type === 'review' && e.state !== 'started');
     // Catches the old "finished · nothing to save" for a review none of whose writes landed.
@@ -90,9 +90,9 @@ describe('a review whose writes were refused', () => {
       'memory:\n  nudge_interval: 1\nuser_model:\n  enabled: false\n',
     );
     // No onBackgroundEvent listener: before the journal, nothing of this failure remained.
-    const session = engine.host.startSession({ source: 'cli' });
-    await drain(engine.host.send(session, 'hello'));
-    await engine.host.learningIdle(session);
+    const session = engine.sessions.host.startSession({ source: 'cli' });
+    await drain(engine.sessions.host.send(session, 'hello'));
+    await engine.sessions.host.learningIdle(session);
     const [run] = engine.learning.journal.recent();
     expect(run).toMatchObject({ kind: 'memory_review', outcome: 'failed', error: expect.stringContaining('context length exceeded') });
   }, 60_000);
@@ -112,13 +112,13 @@ describe('learning counters per conversation', () => {
       'skills:\n  creation_nudge_interval: 100\nmemory:\n  nudge_interval: 10\nuser_model:\n  enabled: true\n  reflect_every_turns: 6\n' +
         'compression:\n  protect_first_n: 1\n  protect_last_n: 2\n  target_ratio: 0.01\n',
     );
-    const first = engine.host.startSession({ source: 'cli' });
+    const first = engine.sessions.host.startSession({ source: 'cli' });
     let compressions = 0;
     for (let turn = 1; turn <= 20; turn += 1) {
-      await drain(engine.host.send(first, `question ${turn}`));
-      await engine.host.learningIdle(first);
+      await drain(engine.sessions.host.send(first, `question ${turn}`));
+      await engine.sessions.host.learningIdle(first);
       if (turn % 4 === 0 && turn < 20) {
-        const { compressed } = await engine.host.compress(first);
+        const { compressed } = await engine.sessions.host.compress(first);
         if (compressed) compressions += 1;
       }
     }

@@ -85,14 +85,14 @@ describe('a background review short of room', () => {
     const engine = await openEngine({ env, workspace, userHome, yolo: true });
     let open = true;
     cleanups.push(async () => {
-      if (open) await engine.close();
+      if (open) await engine.dispose();
     });
     const background: AgentEvent[] = [];
-    engine.host.onBackgroundEvent((_id, event) => background.push(event));
-    const session = engine.host.startSession({ source: 'cli' });
-    const turn = await drain(engine.host.send(session, 'By the way, I work night shifts at weekends.'));
+    engine.sessions.host.onBackgroundEvent((_id, event) => background.push(event));
+    const session = engine.sessions.host.startSession({ source: 'cli' });
+    const turn = await drain(engine.sessions.host.send(session, 'By the way, I work night shifts at weekends.'));
     expect(turn.at(-1)).toMatchObject({ type: 'turn_end', reason: 'stop' });
-    await engine.host.learningIdle(session);
+    await engine.sessions.host.learningIdle(session);
 
     // The review really ran its four writes.
     const reviewRequests = server.requests.filter((r) => JSON.stringify(r).includes('[Background review]'));
@@ -110,7 +110,7 @@ describe('a background review short of room', () => {
     const undoId = learning[1]?.undo?.memoryChange;
     expect(undoId).toBeTypeOf('number');
     expect(engine.learning.memory.read('user').map((e) => e.content)).toEqual([RULE, FILLER, NEW_FACT]);
-    await engine.close();
+    await engine.dispose();
     open = false;
 
     // The user's side, through the real CLI on the same home.

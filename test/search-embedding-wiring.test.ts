@@ -15,7 +15,7 @@ const dirs = modelDir('hearth-embed-wiring-');
 afterAll(() => dirs.cleanup());
 const engines: Engine[] = [];
 afterEach(async () => {
-  for (const engine of engines.splice(0)) await engine.close();
+  for (const engine of engines.splice(0)) await engine.dispose();
 });
 
 async function engineWithEmbeddings(modelPath: string, warnings: string[]): Promise<Engine> {
@@ -28,9 +28,9 @@ async function engineWithEmbeddings(modelPath: string, warnings: string[]): Prom
   const workspace = tempDir('hearth-embed-ws-');
   const engine = await openEngine({ env, workspace, userHome: workspace, onWarning: (w) => warnings.push(w) });
   engines.push(engine);
-  const session = engine.store.createSession({ source: 'cli', model: 'idle:m' });
-  engine.store.appendMessage(session.id, { role: 'user', content: 'The staging database runs on port 5433.' });
-  engine.store.appendMessage(session.id, { role: 'assistant', content: 'Noted: staging Postgres listens on 5433.' });
+  const session = engine.sessions.store.createSession({ source: 'cli', model: 'idle:m' });
+  engine.sessions.store.appendMessage(session.id, { role: 'user', content: 'The staging database runs on port 5433.' });
+  engine.sessions.store.appendMessage(session.id, { role: 'assistant', content: 'Noted: staging Postgres listens on 5433.' });
   return engine;
 }
 
@@ -41,7 +41,7 @@ describe('semantic session search through the engine', () => {
     const result = await engine.learning.search.discover('staging database port');
     expect(result.hits[0]?.window.map((m) => m.content).join('\n')).toContain('5433');
     // Catches a config key that is read but never reaches the search path.
-    const stored = engine.store.db.prepare('SELECT count(*) AS n FROM message_embeddings').get() as { n: number };
+    const stored = engine.sessions.store.db.prepare('SELECT count(*) AS n FROM message_embeddings').get() as { n: number };
     expect(stored.n).toBe(2);
     expect(warnings.filter((w) => w.includes('Semantic search'))).toEqual([]);
   }, 90_000);

@@ -43,13 +43,13 @@ describe('skill curator at engine start', () => {
     const warnings: string[] = [];
     const workspace = tempDir('hearth-curator-ws-');
     const engine = await openEngine({ env, workspace, userHome: workspace, onWarning: (w) => warnings.push(w) });
-    closers.push(() => engine.close());
+    closers.push(() => engine.dispose());
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(mine)).toBe(true); // the user's skill is never touched
     const notice = warnings.find((w) => w.includes("Archived the skill 'old-agent-skill'"));
     expect(notice).toMatch(/hearth skills restore old-agent-skill-\S+/);
     expect(engine.learning.skills.find('old-agent-skill')).toBeUndefined();
-    await engine.close();
+    await engine.dispose();
     closers.pop();
 
     let out = '';
@@ -63,7 +63,7 @@ describe('skill curator at engine start', () => {
 
     // The next start within the week does not run the curator again (and restore counted as activity).
     const again = await openEngine({ env, workspace, userHome: workspace, onWarning: (w) => warnings.push(w) });
-    closers.push(() => again.close());
+    closers.push(() => again.dispose());
     expect(existsSync(stale)).toBe(true);
     expect(again.learning.curateIfDue(Date.now() + 8 * DAY)).toEqual([]); // restored = recently active
   });

@@ -20,7 +20,7 @@ const dirs = modelDir('hearth-skill-wiring-');
 afterAll(() => dirs.cleanup());
 const engines: Engine[] = [];
 afterEach(async () => {
-  for (const engine of engines.splice(0)) await engine.close();
+  for (const engine of engines.splice(0)) await engine.dispose();
 });
 
 async function engineWithSkills(modelPath: string, warnings: string[]): Promise<Engine> {

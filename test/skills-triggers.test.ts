@@ -328,7 +328,7 @@ describe('on the real engine (encrypted store, config, the library under HEARTH_
     writeFileSync(join(hearthHome, 'skills', 'mysql-replication', 'SKILL.md'), REPLICATION);
     writeFileSync(join(hearthHome, 'config.yaml'), `version: 1\nmodel:\n  default: scripted:writer\nproviders:\n  scripted: { type: openai, base_url: "${server.url}" }\n${config}`);
     const engine = await openEngine({ env, workspace: home, userHome: home, yolo: true });
-    return { engine, cleanup: async () => { await engine.close(); rmSync(hearthHome, { recursive: true, force: true }); } };
+    return { engine, cleanup: async () => { await engine.dispose(); rmSync(hearthHome, { recursive: true, force: true }); } };
   }
 
   it('learns the library\'s phrasings after the start delay, and the per-request hint uses them', async () => {

@@ -103,7 +103,7 @@ describe('changing the model while Hearth runs', () => {
     } finally {
       await surface.close();
     }
-    expect(app.engine.model.id).toBe(`local:${join(app.home, 'models', 'hermes.gguf')}`);
+    expect(app.engine.models.chat.id).toBe(`local:${join(app.home, 'models', 'hermes.gguf')}`);
     expect(app.events.some((e) => e.channel === 'status' && !e.status.needsSetup)).toBe(true);
   });
 });

@@ -20,5 +20,5 @@ export async function openCliEngine(io: CliIO, flags: ModelFlags): Promise<CliEn
     // A local model takes seconds to load: show it on a terminal (stderr, so answers stay clean).
     ...(io.isTTY ? { onLoadProgress: (p: number) => io.err(`\rloading model… ${Math.round(p * 100)}%${p >= 1 ? '\n' : ''}`) } : {}),
   });
-  return Object.assign(engine, { toolNames: engine.tools.names() });
+  return Object.assign(engine, { toolNames: engine.tools.offered.names() });
 }

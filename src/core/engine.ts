@@ -1,30 +1,26 @@
-import { homedir } from 'node:os';
 import { AgentHost } from './agent/host.js';
 import { CheckpointManager } from './checkpoints/manager.js';
 import { CheckpointStore } from './checkpoints/store.js';
-import { ensureHome, resolveHome } from './config/home.js';
-import { loadConfig, saveConfig } from './config/load.js';
-import type { HearthConfig } from './config/schema.js';
+import { ConfigService } from './config/config-service.js';
+import { resolveHome } from './config/home.js';
+import { createModelsService, type ModelsService } from './engine/models-service.js';
+import { createSafetyService, type SafetyService } from './engine/safety-service.js';
+import { openStoreServices } from './engine/store-services.js';
 import { errorMessage } from './errors.js';
-import type { ExecutionBackend } from './exec/backend.js';
-import { autoApproves, createBackend } from './exec/registry.js';
+import { createBackend } from './exec/registry.js';
 import { createLearning, type LearningComponents } from './learning/components.js';
-import { createModelChain, type ModelContext, type ModelOverrides } from './llm/registry.js';
-import { SwitchableModel } from './llm/switchable-model.js';
+import { buildWithStack, type DisposalStack } from './lifecycle.js';
+import type { ModelOverrides } from './llm/registry.js';
 import type { HostSpawner } from './llm/providers/local-process.js';
 import type { ChatModel } from './llm/types.js';
-import { ApprovalAuditLog } from './safety/approvals/audit-log.js';
-import { ApprovalPolicyBroker } from './safety/approvals/policy.js';
-import { createModelJudge } from './safety/approvals/smart-judge.js';
 import { createInjectionJudge } from './safety/injection/judge.js';
-import { getSecret } from './safety/secrets/keychain.js';
-import { redactorFromEnvironment, type Redactor } from './safety/secrets/redact.js';
-import { openStore } from './store/open-store.js';
+import { redactorFromEnvironment } from './safety/secrets/redact.js';
 import type { SqliteSessionStore } from './store/session-store.js';
 import { createToolset, type ToolRegistry } from './tools/registry.js';
 
-/** Approval decisions kept in the audit log (about a year of heavy use). */
-const AUDIT_LOG_KEEP = 100_000;
+export type { ModelsService } from './engine/models-service.js';
+export type { SafetyService } from './engine/safety-service.js';
+export { openStoreServices, type StoreServices } from './engine/store-services.js';
 
 export interface EngineOptions {
   env: NodeJS.ProcessEnv;
@@ -42,140 +38,169 @@ export interface EngineOptions {
   hostSpawners?: { model?: HostSpawner; embed?: HostSpawner };
 }
 
-export interface Engine {
-  /**
-   * Rebuilds the model chain from config.yaml and the keychain as they are now (the user chose a model,
-   * downloaded one, or saved a key). Model flags given at start (`--model`…) no longer apply after this.
-   */
-  reloadModel(): Promise<void>;
-  /** Called after each `reloadModel`; returns the unsubscribe. */
-  onModelChange(listener: () => void): () => void;
-  /** Listen to the local model's load progress (0…1) from now on; returns the unsubscribe. */
-  onModelLoadProgress(listener: (progress: number) => void): () => void;
-  home: string;
-  config: HearthConfig;
+/** Conversations: the store they are kept in, the host that runs their turns, and the file checkpoints. */
+export interface SessionsService {
   store: SqliteSessionStore;
-  /** The one approval policy every command passes; settings change its mode and allowlist live. */
-  approvals: ApprovalPolicyBroker;
-  /** Every approval decision, in the encrypted store (`hearth approvals log`). */
-  audit: ApprovalAuditLog;
-  /** Where relative paths resolve and commands start. */
-  workspace: string;
+  host: AgentHost;
   /** The shadow-git checkpoint store (null when `checkpoints.enabled` is off). */
   checkpoints: CheckpointStore | null;
-  /** Secret redaction (null when `secrets.redact` is off); surfaces wrap their logs with it. */
-  redactor: Redactor | null;
-  model: ChatModel;
-  /** The tools new sessions are offered: the toolset minus `tools.disabled`. */
-  readonly tools: ToolRegistry;
+}
+
+/** The tools sessions are offered. */
+export interface ToolsService {
+  /** The toolset minus `tools.disabled`: what new sessions are offered. */
+  readonly offered: ToolRegistry;
   /** The whole toolset, switched-off tools included (what settings lists). */
-  toolset: ToolRegistry;
-  /** Switches tools off for sessions started from now on (settings' tool toggles). */
-  setDisabledTools(disabled: readonly string[]): void;
-  host: AgentHost;
-  /** Memory, skills, user model, session search, staged writes, and the loop that schedules reviews. */
-  learning: LearningComponents;
-  close(): Promise<void>;
+  all: ToolRegistry;
+  /** Switches tools off for sessions started from now on (done by itself when `tools.disabled` changes). */
+  setDisabled(disabled: readonly string[]): void;
 }
 
 /**
- * Builds the engine every surface runs on, from HEARTH_HOME: config → model (with fallbacks) →
- * encrypted store → tools → approval policy → AgentHost. One place, so the CLI, the desktop app and
- * the web server cannot drift apart in how they wire it.
+ * Hearth as every surface runs it: a few named services over one HEARTH_HOME, built in one place (`openEngine`)
+ * and disposed as one stack (decision 0020).
+ */
+export interface Engine {
+  home: string;
+  /** Where relative paths resolve and commands start. */
+  workspace: string;
+  /** config.yaml: read it with `current()`, change it with `update()`; the services below follow its changes. */
+  config: ConfigService;
+  sessions: SessionsService;
+  /** The approval policy, its audit log and secret redaction. */
+  safety: SafetyService;
+  /** The chat model and its reloads. */
+  models: ModelsService;
+  tools: ToolsService;
+  /** Memory, skills, user model, session search, staged writes, and the loop that schedules reviews. */
+  learning: LearningComponents;
+  /** Closes everything, last opened first: turns, learning, models, the execution backend, the store. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * The composition root every surface uses (the desktop main, `hearth serve`, the CLI): config → store →
+ * models → learning → execution backend and tools → safety → sessions, each pushed on one disposal stack as it
+ * is created, so a failure half-way closes what was already open, and `dispose()` closes the rest in reverse.
+ * Store-only commands use the light part, `openStoreServices`, which starts no model.
  */
 export async function openEngine(options: EngineOptions): Promise<Engine> {
   const home = resolveHome(options.env);
-  ensureHome(home);
-  const loaded = loadConfig(home);
-  const config = loaded.config;
-  const userHome = options.userHome ?? homedir();
-  // Secrets Hearth knows (API keys in its environment, keys read from the keychain below) and common key
-  // formats never reach the model, the transcript or the log in clear. `secrets.redact: false` turns it off.
-  const redactor = config.secrets.redact ? redactorFromEnvironment(options.env) : null;
+  const preliminaryWarnings: string[] = [];
+  // Warnings found before the redactor exists (config.yaml's unknown keys) wait for it: they are redacted too.
+  let warn = (message: string): void => void preliminaryWarnings.push(message);
+  const config = new ConfigService(home, { onWarning: (message) => warn(message) });
+  const settings = config.current();
+  // Secrets Hearth knows (API keys in its environment, keys read from the keychain) and common key formats never
+  // reach the model, the transcript or the log in clear. `secrets.redact: false` turns it off.
+  const redactor = settings.secrets.redact ? redactorFromEnvironment(options.env) : null;
   const redact = redactor === null ? undefined : (text: string) => redactor.redact(text);
-  const warn = (message: string): void => (options.onWarning ?? (() => undefined))(redact?.(message) ?? message);
-  loaded.warnings.forEach(warn);
+  warn = (message) => (options.onWarning ?? (() => undefined))(redact?.(message) ?? message);
+  preliminaryWarnings.forEach(warn);
 
-  let keychainWarned = false;
-  // Surfaces that exist only after the engine (the app service) still see the model load: they subscribe here.
-  const loadListeners = new Set<(progress: number) => void>();
-  const modelListeners = new Set<() => void>();
-  const modelContext = (current: HearthConfig, overrides: ModelOverrides | undefined): ModelContext => ({
-    home,
-    config: current,
-    env: options.env,
-    ...(overrides ? { overrides } : {}),
-    onLoadProgress: (progress) => {
-      options.onLoadProgress?.(progress);
-      for (const listener of loadListeners) listener(progress);
-    },
-    ...(options.hostSpawners?.model ? { spawnHost: options.hostSpawners.model } : {}),
-    getSecret: (account, lookup) => {
-      try {
-        const secret = getSecret(account);
-        if (secret !== null) redactor?.addSecret(secret, `keychain:${account}`);
-        return secret;
-      } catch (err) {
-        // Said once, and only where a key is needed (a server on this machine works without one), with the fix.
-        if (!keychainWarned && lookup?.optional !== true) {
-          const provider = account.replace(/^provider:/, '');
-          warn(`The API key for "${provider}" could not be read from the OS keychain (${errorMessage(err)}). Set the provider's api_key_env variable in config.yaml and export it, or unlock the keychain.`);
-          keychainWarned = true;
-        }
-        return null;
-      }
-    },
-  });
-  const model = new SwitchableModel(createModelChain(modelContext(config, options.overrides)));
-  // Smart mode's judge: the configured reviewer model, or the chat model itself. Built even in manual mode,
-  // because settings can switch to smart while Hearth runs; a bad `approvals.smart_model` fails here, at start.
-  let judgeModel: ChatModel = model;
-  // `security.injection_judge`: a second opinion on memory and skill writes the injection scanner is unsure of.
-  let injectionJudgeModel: ChatModel | null = null;
-  try {
-    if (config.approvals.smart_model !== undefined) judgeModel = createModelChain(modelContext(config, { model: config.approvals.smart_model }));
-    if (config.security.injection_judge !== undefined) injectionJudgeModel = createModelChain(modelContext(config, { model: config.security.injection_judge }));
-  } catch (err) {
-    await model.dispose?.();
-    if (judgeModel !== model) await judgeModel.dispose?.();
-    throw err;
-  }
+  return buildWithStack(async (stack) => {
+    const base = stack.use(openStoreServices({ env: options.env, workspace: options.workspace, config, ...(options.userHome === undefined ? {} : { userHome: options.userHome }), ...(redact === undefined ? {} : { redact }) }));
+    const { store, userHome } = base;
+    // Containers and connections go with the engine, after everything that runs commands (a crash leaves containers for the next start to remove).
+    const backend = createBackend(settings.terminal, { workspace: options.workspace, userHome, env: options.env });
+    stack.defer(() => backend.dispose?.());
+    const models = stack.use(
+      createModelsService({
+        home,
+        config,
+        env: options.env,
+        ...(options.overrides ? { overrides: options.overrides } : {}),
+        ...(options.onLoadProgress ? { onLoadProgress: options.onLoadProgress } : {}),
+        ...(options.hostSpawners?.model ? { spawnHost: options.hostSpawners.model } : {}),
+        redactor,
+        warn,
+      }),
+    );
+    // Smart mode's judge: the configured reviewer model, or the chat model itself. Built even in manual mode,
+    // because settings can switch to smart while Hearth runs; a bad `approvals.smart_model` fails here, at start.
+    const judgeModel: ChatModel = settings.approvals.smart_model === undefined ? models.chat : ownChain(stack, models.createChain(settings, { model: settings.approvals.smart_model }));
+    // `security.injection_judge`: a second opinion on memory and skill writes the injection scanner is unsure of.
+    const injectionJudgeModel = settings.security.injection_judge === undefined ? null : ownChain(stack, models.createChain(settings, { model: settings.security.injection_judge }));
 
-  let store: SqliteSessionStore;
-  let toolset: ToolRegistry;
-  let backend: ExecutionBackend;
-  let learning: LearningComponents;
-  try {
-    store = openStore(home, { env: options.env, ...(redact === undefined ? {} : { redact }) });
-    try {
-      learning = createLearning({
+    const learning = stack.use(
+      createLearning({
         home,
         workspace: options.workspace,
-        config,
+        config: settings,
         store,
-        model,
+        model: models.chat,
         onWarning: warn,
         ...(injectionJudgeModel === null ? {} : { injectionJudge: createInjectionJudge(injectionJudgeModel) }),
         ...(options.userHome === undefined ? {} : { userHome: options.userHome }),
         ...(options.hostSpawners?.embed ? { spawnEmbedHost: options.hostSpawners.embed } : {}),
-      });
-      backend = createBackend(config.terminal, { workspace: options.workspace, userHome, env: options.env });
-      toolset = createToolset(config.agent.toolset, {
-        backend,
-        terminal: { outputLimit: config.terminal.output_limit_chars, defaultTimeoutSeconds: config.terminal.timeout_s },
-        extra: learning.tools,
-      });
-    } catch (err) {
-      store.close();
-      throw err;
-    }
-  } catch (err) {
-    await model.dispose?.();
-    if (judgeModel !== model) await judgeModel.dispose?.();
-    await injectionJudgeModel?.dispose?.();
-    throw err;
-  }
-  for (const skipped of learning.skills.library().skipped) warn(`Skill not loaded: ${skipped.path}: ${skipped.reason}`);
+      }),
+    );
+    const toolset = createToolset(settings.agent.toolset, {
+      backend,
+      terminal: { outputLimit: settings.terminal.output_limit_chars, defaultTimeoutSeconds: settings.terminal.timeout_s },
+      extra: learning.tools,
+    });
+    for (const skipped of learning.skills.library().skipped) warn(`Skill not loaded: ${skipped.path}: ${skipped.reason}`);
+    curate(learning, warn);
+
+    const safety = stack.use(createSafetyService({ home, workspace: options.workspace, userHome, config, store, backend, judgeModel, redactor, yolo: options.yolo === true, warn }));
+    let offered = withoutDisabled(toolset, settings.tools.disabled, warn);
+    const checkpoints = settings.checkpoints.enabled ? new CheckpointStore({ home, settings: settings.checkpoints }) : null;
+    const host = new AgentHost({
+      store,
+      model: models.chat,
+      tools: offered,
+      approvals: safety.approvals,
+      home,
+      workspace: options.workspace,
+      maxIterations: settings.agent.max_iterations,
+      learning: learning.loop,
+      compression: settings.compression,
+      // The approval dialog promises /rollback for a destructive command only when the snapshot sees what it changes.
+      commandsShareWorkspace: backend.sharesWorkspace === true,
+      ...(redactor === null ? {} : { redactor }),
+      ...(checkpoints === null ? {} : { checkpoints: new CheckpointManager(checkpoints) }),
+    });
+    stack.defer(() => host.close());
+
+    const tools: ToolsService = {
+      get offered() {
+        return offered;
+      },
+      all: toolset,
+      setDisabled(disabled) {
+        offered = withoutDisabled(toolset, disabled, warn);
+        host.setTools(offered);
+      },
+    };
+    // Settings' tool toggles and a hand edit of `tools.disabled` apply to sessions started from then on.
+    stack.defer(
+      config.onChange((next, previous) => {
+        if (next.tools.disabled.join('\n') !== previous.tools.disabled.join('\n')) tools.setDisabled(next.tools.disabled);
+      }),
+    );
+
+    return {
+      home,
+      workspace: options.workspace,
+      config,
+      sessions: { store, host, checkpoints },
+      safety,
+      models,
+      tools,
+      learning,
+      dispose: () => stack.dispose(),
+    };
+  });
+}
+
+/** A model chain of the engine's own (not the switchable chat model): disposed with the stack. */
+function ownChain(stack: DisposalStack, model: ChatModel): ChatModel {
+  stack.defer(() => model.dispose?.());
+  return model;
+}
+
+function curate(learning: LearningComponents, warn: (message: string) => void): void {
   try {
     for (const archived of learning.curateIfDue()) {
       warn(`Archived the skill '${archived.name}' (created by Hearth, unused for ${archived.idleDays} days). Restore it with \`hearth skills restore ${archived.archivedName}\`.`);
@@ -184,97 +209,6 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     // Housekeeping must not stop a session from starting; say what went wrong and carry on.
     warn(`The skill curator could not run: ${errorMessage(err)}`);
   }
-  const audit = new ApprovalAuditLog(store.db, redact);
-  audit.prune(AUDIT_LOG_KEEP);
-  const approvals = new ApprovalPolicyBroker({
-    mode: options.yolo ? 'off' : config.approvals.mode,
-    // Deletes inside the workspace are everyday work; the detector needs to know where it is. A remote host's
-    // paths are not this workspace, so over SSH (or in a cloud sandbox) nothing is exempt.
-    detectorContext: backend.sharesWorkspace === true ? { workspace: options.workspace, home: userHome, hearthHome: home } : {},
-    // File tools write this machine's files whatever the terminal backend is.
-    fileContext: { workspace: options.workspace, home: userHome, hearthHome: home },
-    sandboxed: autoApproves(config.terminal),
-    timeoutMs: config.approvals.timeout_s * 1000,
-    allowlist: config.approvals.allowlist,
-    judge: createModelJudge(judgeModel),
-    origins: { subagent: config.approvals.subagents, cron: config.approvals.cron },
-    selfModification: config.approvals.self_modification,
-    saveAllowlist: (allowlist) => {
-      // Re-read so an edit made while Hearth ran is not overwritten.
-      const current = loadConfig(home).config;
-      saveConfig(home, { ...current, approvals: { ...current.approvals, allowlist } });
-    },
-    onDecision: (record) => {
-      if (record.persistError) warn(`An "always" approval could not be saved to config.yaml: ${record.persistError}`);
-      try {
-        audit.record(record);
-      } catch (err) {
-        // The decision stands (it was made); only its record is missing, and the user is told so.
-        warn(`An approval decision could not be written to the audit log: ${errorMessage(err)}`);
-      }
-    },
-  });
-  let tools = withoutDisabled(toolset, config.tools.disabled, warn);
-  const checkpoints = config.checkpoints.enabled ? new CheckpointStore({ home, settings: config.checkpoints }) : null;
-  const host = new AgentHost({
-    store,
-    model,
-    tools,
-    approvals,
-    home,
-    workspace: options.workspace,
-    maxIterations: config.agent.max_iterations,
-    learning: learning.loop,
-    compression: config.compression,
-    // The approval dialog promises /rollback for a destructive command only when the snapshot sees what it changes.
-    commandsShareWorkspace: backend.sharesWorkspace === true,
-    ...(redactor === null ? {} : { redactor }),
-    ...(checkpoints === null ? {} : { checkpoints: new CheckpointManager(checkpoints) }),
-  });
-
-  return {
-    approvals,
-    audit,
-    workspace: options.workspace,
-    checkpoints,
-    redactor,
-    async reloadModel() {
-      await model.swap(createModelChain(modelContext(loadConfig(home).config, undefined)));
-      for (const listener of modelListeners) listener();
-    },
-    onModelChange(listener) {
-      modelListeners.add(listener);
-      return () => modelListeners.delete(listener);
-    },
-    onModelLoadProgress(listener) {
-      loadListeners.add(listener);
-      return () => loadListeners.delete(listener);
-    },
-    home,
-    config,
-    store,
-    model,
-    get tools() {
-      return tools;
-    },
-    toolset,
-    setDisabledTools(disabled) {
-      tools = withoutDisabled(toolset, disabled, warn);
-      host.setTools(tools);
-    },
-    host,
-    learning,
-    async close() {
-      await host.close();
-      await learning.dispose();
-      await model.dispose?.();
-      if (judgeModel !== model) await judgeModel.dispose?.();
-      await injectionJudgeModel?.dispose?.();
-      // Containers and connections go with the engine (a crash leaves containers for the next start to remove).
-      await backend.dispose?.();
-      store.close();
-    },
-  };
 }
 
 /** The toolset minus the tools switched off in settings (`tools.disabled`); an unknown name is reported, not ignored. */

@@ -140,7 +140,7 @@ async function start(): Promise<void> {
       ),
     );
   };
-  shortcut.apply(engine.config.ui.quick_prompt_shortcut);
+  shortcut.apply(engine.config.current().ui.quick_prompt_shortcut);
   refreshTray();
   service.onEvent((event) => {
     if (waiting.handle(event)) {
@@ -151,7 +151,7 @@ async function start(): Promise<void> {
     } else if (event.channel === 'status') refreshTray();
   });
 
-  const launchAtLogin = engine.config.ui.launch_at_login;
+  const launchAtLogin = engine.config.current().ui.launch_at_login;
   if (launchAtLogin !== undefined) {
     const configHome = process.env.XDG_CONFIG_HOME ?? `${homedir()}/.config`;
     applyLaunchAtLogin(app, launchAtLogin, { platform: process.platform, executable: process.env.APPIMAGE ?? process.execPath, configHome });
@@ -169,7 +169,7 @@ async function stop(): Promise<void> {
   shortcut.dispose();
   approvals.dispose();
   await service.close();
-  await engine.close();
+  await engine.dispose();
 }
 
 if (claimSingleInstance(app, () => mainWindow.show())) {

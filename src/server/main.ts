@@ -58,11 +58,11 @@ async function serve(options: ServeOptions): Promise<number> {
     overrides: Object.fromEntries(Object.entries(options.overrides).filter(([, v]) => v !== undefined)),
     onWarning: (message) => err(`warning: ${message}`),
   });
-  redactor = engine.redactor ?? envRedactor;
+  redactor = engine.safety.redactor ?? envRedactor;
   const app = openAppService(engine, { source: 'web', env: process.env });
   const shutdown = async () => {
     await app.close();
-    await engine.close();
+    await engine.dispose();
   };
   let server;
   try {

@@ -2,14 +2,13 @@ import { homedir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { resolveHome } from '../../core/config/home.js';
-import { loadConfig, saveConfig } from '../../core/config/load.js';
 import { HearthError } from '../../core/errors.js';
 import { ApprovalAuditLog } from '../../core/safety/approvals/audit-log.js';
-import { openStore } from '../../core/store/open-store.js';
 import type { Classification } from '../../core/safety/approvals/broker.js';
 import { classifyCommand, REASONS, type DetectorContext } from '../../core/safety/approvals/detector.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
+import { cliConfig, withCliStore } from '../services.js';
 
 export const approvalsHelp = `Usage:
   hearth approvals check "<command>" [--json] [--workspace DIR]
@@ -56,15 +55,15 @@ export async function approvalsCommand(argv: string[], io: CliIO): Promise<numbe
       return EXIT_CODES[result.verdict];
     }
     case 'list': {
-      const allowlist = loadConfig(resolveHome(io.env)).config.approvals.allowlist;
+      const allowlist = cliConfig(io).current().approvals.allowlist;
       if (json) io.out(`${JSON.stringify({ allowlist })}\n`);
       else io.out(allowlist.length > 0 ? `${allowlist.join('\n')}\n` : 'Nothing is approved "always": every dangerous command asks.\n');
       return 0;
     }
     case 'revoke':
-      return revoke(io, rest.join(' '));
+      return await revoke(io, rest.join(' '));
     case 'log':
-      return printLog(io, values.limit, json);
+      return await printLog(io, values.limit, json);
     default:
       throw new HearthError('usage', `Unknown approvals action "${action ?? ''}".\n${approvalsHelp}`);
   }
@@ -104,12 +103,11 @@ function describe(result: Classification): string {
   return result.reasons.length === 0 ? result.verdict : `${result.verdict}: ${result.reasons.join('; ')}`;
 }
 
-function printLog(io: CliIO, limitFlag: string | undefined, json: boolean): number {
+async function printLog(io: CliIO, limitFlag: string | undefined, json: boolean): Promise<number> {
   const limit = limitFlag === undefined ? 50 : Number(limitFlag);
   if (!Number.isInteger(limit) || limit < 1) throw new HearthError('usage', `--limit takes a positive whole number, not "${limitFlag ?? ''}".`);
   // The log lives in the encrypted store: this action needs the database key, unlike the others.
-  const store = openStore(resolveHome(io.env), { env: io.env });
-  try {
+  await withCliStore(io, ({ store }) => {
     const entries = new ApprovalAuditLog(store.db).list(limit);
     if (json) {
       for (const entry of entries) io.out(`${JSON.stringify(entry)}\n`);
@@ -121,23 +119,22 @@ function printLog(io: CliIO, limitFlag: string | undefined, json: boolean): numb
         io.out(`${new Date(e.at).toISOString()}  ${e.approved ? 'ran    ' : 'refused'}  ${e.decision.padEnd(16)} ${e.origin === 'user' ? '' : `(${e.origin}) `}${what}\n`);
       }
     }
-  } finally {
-    store.close();
-  }
+  });
   return 0;
 }
 
-function revoke(io: CliIO, reason: string): number {
+async function revoke(io: CliIO, reason: string): Promise<number> {
   if (reason.trim() === '') throw new HearthError('usage', `Give the reason to revoke, as \`hearth approvals list\` prints it.\n${approvalsHelp}`);
-  const home = resolveHome(io.env);
-  const { config, path } = loadConfig(home);
-  const allowlist = config.approvals.allowlist;
+  const config = cliConfig(io);
+  const allowlist = config.current().approvals.allowlist;
   if (!allowlist.includes(reason)) {
     const known = allowlist.length > 0 ? `Approved "always": ${allowlist.map((r) => `"${r}"`).join(', ')}.` : 'Nothing is approved "always".';
-    io.err(`hearth: "${reason}" is not in the approvals allowlist of ${path}. ${known}\n`);
+    io.err(`hearth: "${reason}" is not in the approvals allowlist of ${config.path}. ${known}\n`);
     return 1;
   }
-  saveConfig(home, { ...config, approvals: { ...config.approvals, allowlist: allowlist.filter((r) => r !== reason) } });
+  await config.update((draft) => {
+    draft.approvals.allowlist = draft.approvals.allowlist.filter((r) => r !== reason);
+  });
   io.out(`Revoked "${reason}": commands for this reason ask for approval again (sessions already running keep it until they restart).\n`);
   return 0;
 }

@@ -41,7 +41,7 @@ export async function chatCommand(argv: string[], io: CliIO): Promise<number> {
   try {
     return await new ChatLoop(engine, io).run();
   } finally {
-    await engine.close();
+    await engine.dispose();
   }
 }
 
@@ -69,9 +69,9 @@ class ChatLoop {
     // the layout without styling); piped, it stays raw.
     const markdown = { width: Math.min(io.columns ?? 80, 100), color, live: { columns: io.columns ?? 80 } };
     this.renderer = new TerminalRenderer({ write: io.out }, { write: io.out }, { color, ...(io.isTTY ? { markdown } : {}) });
-    this.questions = new PendingQuestions(engine.host, io.out);
+    this.questions = new PendingQuestions(engine.sessions.host, io.out);
     // Background reviews report here between and during turns ("✦ Skill 'x' created").
-    engine.host.onBackgroundEvent((_session, event) => this.renderer.render(event));
+    engine.sessions.host.onBackgroundEvent((_session, event) => this.renderer.render(event));
   }
 
   async run(): Promise<number> {
@@ -82,7 +82,7 @@ class ChatLoop {
       this.wake?.();
     });
     rl.on('SIGINT', () => this.onCtrlC());
-    this.io.out(this.style.dim(`Hearth — ${this.engine.model.id}. /help for commands.\n`));
+    this.io.out(this.style.dim(`Hearth — ${this.engine.models.chat.id}. /help for commands.\n`));
     for (;;) {
       if (this.tty) this.io.out(this.style.bold('› '));
       const line = await this.nextLine();
@@ -107,9 +107,9 @@ class ChatLoop {
     if (this.busy && this.tty && this.sessionId !== null && text !== '') {
       // Commands are never steer text: /stop and /quit act now, the others run when the turn ends.
       if (text.startsWith('/')) {
-        if (text === '/stop' || text === '/quit' || text === '/exit') this.engine.host.interrupt(this.sessionId);
+        if (text === '/stop' || text === '/quit' || text === '/exit') this.engine.sessions.host.interrupt(this.sessionId);
         if (text !== '/stop') this.queued.push(text);
-      } else this.engine.host.steer(this.sessionId, text);
+      } else this.engine.sessions.host.steer(this.sessionId, text);
       return;
     }
     this.queued.push(line);
@@ -122,7 +122,7 @@ class ChatLoop {
     this.lastCtrlC = now;
     // Said every time, so a user who pressed it to stop a turn knows a second press would end the whole session.
     if (this.busy && this.sessionId !== null) {
-      this.engine.host.interrupt(this.sessionId);
+      this.engine.sessions.host.interrupt(this.sessionId);
       this.io.out(this.style.dim(`\n${INTERRUPT_NOTICE}\n`));
     } else this.io.out(this.style.dim(`\n${EXIT_NOTICE}\n`));
   }
@@ -139,9 +139,9 @@ class ChatLoop {
 
   private async turn(text: string): Promise<void> {
     this.busy = true;
-    this.sessionId ??= this.engine.host.startSession({ source: 'cli' });
+    this.sessionId ??= this.engine.sessions.host.startSession({ source: 'cli' });
     try {
-      for await (const event of this.engine.host.send(this.sessionId, text)) {
+      for await (const event of this.engine.sessions.host.send(this.sessionId, text)) {
         this.renderer.render(event);
         this.questions.observe(event);
       }
@@ -161,7 +161,7 @@ class ChatLoop {
   private async learningCommand(text: string): Promise<'done' | { send: string } | null> {
     const [name = '', ...rest] = text.split(/\s+/);
     const argument = rest.join(' ').trim();
-    const { host, learning } = this.engine;
+    const { sessions: { host }, learning } = this.engine;
     switch (name) {
       case '/new':
         if (this.sessionId !== null) await host.endSession(this.sessionId);
@@ -179,7 +179,7 @@ class ChatLoop {
       }
       case '/rollback': {
         const { home, config } = this.engine;
-        const session = new CheckpointSession(openCheckpointStore(home, config.checkpoints), projectWithCheckpoints(home, this.io.cwd));
+        const session = new CheckpointSession(openCheckpointStore(home, config.current().checkpoints), projectWithCheckpoints(home, this.io.cwd));
         const out = (line: string): void => this.io.out(line);
         // A wrong number or a store that cannot be read is reported; chat goes on.
         await rollbackSlashCommand(session, argument, out, async () => {
@@ -215,13 +215,13 @@ class ChatLoop {
         this.io.out(`${slashHelp}\n`);
         return true;
       case '/model':
-        this.io.out(`${this.engine.model.id}\n`);
+        this.io.out(`${this.engine.models.chat.id}\n`);
         return true;
       case '/tools':
         this.io.out(`${this.engine.toolNames.join(', ')}\n`);
         return true;
       case '/usage': {
-        const s = this.sessionId === null ? null : this.engine.store.getSession(this.sessionId);
+        const s = this.sessionId === null ? null : this.engine.sessions.store.getSession(this.sessionId);
         this.io.out(s ? `session ${s.id}: ${countOf(s.inputTokens, 'input token', 'input tokens')}, ${countOf(s.outputTokens, 'output token', 'output tokens')}, ${countOf(s.messageCount, 'message', 'messages')}\n` : 'No messages in this session yet.\n');
         return true;
       }

@@ -1,12 +1,12 @@
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { resolveHome } from '../../core/config/home.js';
-import { loadConfig } from '../../core/config/load.js';
 import { projectWithCheckpoints } from '../../core/checkpoints/project-root.js';
 import { CheckpointStore, type Checkpoint, type CheckpointSettings, type RollbackPlan } from '../../core/checkpoints/store.js';
 import { HearthError } from '../../core/errors.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
+import { cliConfig } from '../services.js';
 
 export const checkpointsHelp = `Usage:
   hearth checkpoints list [--json] [--dir DIR]          snapshots taken before the agent changed files (1 = newest)
@@ -24,7 +24,7 @@ export async function checkpointsCommand(argv: string[], io: CliIO): Promise<num
     return 0;
   }
   const home = resolveHome(io.env);
-  const session = new CheckpointSession(openCheckpointStore(home, loadConfig(home).config.checkpoints), projectWithCheckpoints(home, resolve(io.cwd, values.dir ?? '.')));
+  const session = new CheckpointSession(openCheckpointStore(home, cliConfig(io).current().checkpoints), projectWithCheckpoints(home, resolve(io.cwd, values.dir ?? '.')));
   const [action, number, extra] = positionals;
   if (extra !== undefined) throw new HearthError('usage', `hearth checkpoints: unexpected argument "${extra}".\n${checkpointsHelp}`);
   switch (action) {

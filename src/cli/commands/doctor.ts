@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { resolveHome } from '../../core/config/home.js';
-import { loadConfig } from '../../core/config/load.js';
+import { ConfigService } from '../../core/config/config-service.js';
 import { errorMessage, isHearthError } from '../../core/errors.js';
 import { parseModelSpec } from '../../core/llm/model-spec.js';
 import { detectGpu } from '../../core/llm/providers/local-gpu.js';
@@ -52,9 +52,10 @@ async function runChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
 
   let config;
   try {
-    const loaded = loadConfig(home);
-    config = loaded.config;
-    checks.push({ name: 'config', ok: true, detail: loaded.warnings.length ? loaded.warnings.join('; ') : `${loaded.path} is valid` });
+    const warnings: string[] = [];
+    const service = new ConfigService(home, { onWarning: (warning) => warnings.push(warning) });
+    config = service.current();
+    checks.push({ name: 'config', ok: true, detail: warnings.length ? warnings.join('; ') : `${service.path} is valid` });
   } catch (err) {
     checks.push({ name: 'config', ok: false, detail: errorMessage(err), fix: 'edit config.yaml as the message says (see docs/configuration.md)' });
   }

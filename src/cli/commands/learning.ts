@@ -1,9 +1,8 @@
-import { resolveHome } from '../../core/config/home.js';
 import { HearthError } from '../../core/errors.js';
 import { describeRun, JOURNAL_KEEP, LearningJournal, type LearningRun } from '../../core/learning/journal.js';
-import { openStore } from '../../core/store/open-store.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
+import { withCliStore } from '../services.js';
 
 export const learningHelp = `Usage:
   hearth learning log [--limit N] [--json]   every background run (reviews, flushes, reflections, the curator)
@@ -20,15 +19,12 @@ export async function learningCommand(argv: string[], io: CliIO): Promise<number
   const [action] = positionals;
   if (action !== 'log') throw new HearthError('usage', `Unknown learning action "${action ?? ''}".\n${learningHelp}`);
   const limit = parseLimit(values.limit);
-  const store = openStore(resolveHome(io.env), { env: io.env });
-  try {
+  return withCliStore(io, ({ store }) => {
     const runs = new LearningJournal(store.db).recent(limit);
     if (values.json) io.out(`${JSON.stringify(runs)}\n`);
     else io.out(runs.length === 0 ? 'No background learning has run yet.\n' : `${runs.map(formatRun).join('\n')}\n`);
     return 0;
-  } finally {
-    store.close();
-  }
+  });
 }
 
 const MARK: Record<NonNullable<LearningRun['outcome']> | 'running', string> = { saved: '✓', nothing: '·', refused: '✗', failed: '✗', cancelled: '-', running: '…' };

@@ -2,21 +2,19 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { resolveHome } from '../../core/config/home.js';
-import { loadConfig } from '../../core/config/load.js';
 import type { HearthConfig } from '../../core/config/schema.js';
 import { createModelChain } from '../../core/llm/registry.js';
 import { HearthError, errorMessage } from '../../core/errors.js';
 import { memoryBudget, MEMORY_TARGETS, type MemoryLimits, type MemoryTarget } from '../../core/memory/budget.js';
 import { describeImport, exportMemory, importMemory, type MemoryImportReport } from '../../core/memory/memory-import.js';
 import { USER_IN_CLI } from '../../core/memory/provenance.js';
-import { MemoryStore } from '../../core/memory/store.js';
+import type { MemoryStore } from '../../core/memory/store.js';
 import { formatUsage } from '../../core/memory/usage.js';
-import { openStore } from '../../core/store/open-store.js';
 import type { SqliteSessionStore } from '../../core/store/session-store.js';
-import { UserFactStore, type UserFact } from '../../core/user-model/facts.js';
+import type { UserFactStore, UserFact } from '../../core/user-model/facts.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
+import { withCliStore } from '../services.js';
 import { memoryProtectCommand, memoryProtectHelp } from './memory-protect.js';
 
 export const memoryHelp = `Usage:
@@ -49,13 +47,11 @@ export async function memoryCommand(argv: string[], io: CliIO): Promise<number> 
   }
   const [action, arg] = positionals;
   const json = values.json === true;
-  const home = resolveHome(io.env);
-  const loaded = loadConfig(home);
-  for (const warning of loaded.warnings) io.err(`warning: ${warning}\n`);
-  const limits = action === 'show' || action === 'edit' || action === 'import' ? await sessionLimits(home, loaded.config, io) : memoryBudget(loaded.config.memory);
-  const store = openStore(home, { env: io.env });
-  try {
-    const memory = new MemoryStore(store.db, limits);
+  return withCliStore(io, async (services) => {
+    const { home, store } = services;
+    const config = services.config.current();
+    const limits = action === 'show' || action === 'edit' || action === 'import' ? await sessionLimits(home, config, io) : memoryBudget(config.memory);
+    const memory = services.memory(limits);
     switch (action) {
       case 'show':
         return show(memory, limits, json, io);
@@ -74,13 +70,11 @@ export async function memoryCommand(argv: string[], io: CliIO): Promise<number> 
       case 'undo':
         return memoryProtectCommand(memory, action, arg, json, io);
       case 'user':
-        return userModelCommand(new UserFactStore(store.db), store, positionals.slice(1), json, io);
+        return userModelCommand(services.facts, store, positionals.slice(1), json, io);
       default:
         throw new HearthError('usage', `Unknown memory action "${action ?? ''}".\n${memoryHelp}`);
     }
-  } finally {
-    store.close();
-  }
+  });
 }
 
 /**

@@ -1,5 +1,4 @@
 import { resolveHome } from '../../core/config/home.js';
-import { loadConfig } from '../../core/config/load.js';
 import { HearthError } from '../../core/errors.js';
 import { CURATED_MODELS } from '../../core/models/curated-models.js';
 import { formatBytes } from '../../core/models/disk-space.js';
@@ -10,6 +9,7 @@ import { parseModelSource } from '../../core/models/model-source.js';
 import { listModelFiles, modelsFolder } from '../../core/models/models-folder.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
+import { cliConfig } from '../services.js';
 import { onInterrupt } from '../signals.js';
 
 export const modelsHelp = `Usage:
@@ -41,7 +41,7 @@ export async function modelsCommand(argv: string[], io: CliIO): Promise<number> 
       const { sizeBytes } = await modelSizeOf(parsed, { sizeBytes: size });
       // The CLI does not start the model host just to ask about VRAM, so this is the CPU estimate.
       const location = parsed.kind === 'local' ? parsed.path : parsed.url;
-      const fit = await estimateModelFit({ location, fileBytes: sizeBytes, contextTokens: loadConfig(home).config.local.context_size, machine: thisMachine(null) });
+      const fit = await estimateModelFit({ location, fileBytes: sizeBytes, contextTokens: cliConfig(io).current().local.context_size, machine: thisMachine(null) });
       io.out(values.json ? `${JSON.stringify(fit)}\n` : `${fit.fits ? 'fits' : 'does not fit'} (${fit.placement}): ${fit.detail}\n`);
       return fit.fits ? 0 : 1;
     }

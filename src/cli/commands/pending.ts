@@ -1,16 +1,9 @@
-import { homedir } from 'node:os';
-import { resolveHome } from '../../core/config/home.js';
-import { loadConfig } from '../../core/config/load.js';
 import { HearthError } from '../../core/errors.js';
 import { applyStagedWrite } from '../../core/learning/apply-staged.js';
-import { createSkillService } from '../../core/learning/components.js';
-import { PendingWrites } from '../../core/learning/pending-writes.js';
-import { UserFactStore } from '../../core/user-model/facts.js';
 import { memoryBudget } from '../../core/memory/budget.js';
-import { MemoryStore } from '../../core/memory/store.js';
-import { openStore } from '../../core/store/open-store.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
+import { withCliStore } from '../services.js';
 
 export const pendingHelp = `Usage:
   hearth pending list [--json]        memory and skill writes waiting for your approval
@@ -26,11 +19,9 @@ export async function pendingCommand(argv: string[], io: CliIO): Promise<number>
     return 0;
   }
   const [action, idText] = positionals;
-  const home = resolveHome(io.env);
-  const { config } = loadConfig(home);
-  const store = openStore(home, { env: io.env });
-  try {
-    const pending = new PendingWrites(store.db);
+  // The store-only composition: staged writes are applied without starting a model.
+  return withCliStore(io, async (services) => {
+    const { pending } = services;
     switch (action) {
       case 'list': {
         const writes = pending.list();
@@ -41,11 +32,11 @@ export async function pendingCommand(argv: string[], io: CliIO): Promise<number>
       case 'approve': {
         const id = parseId(idText);
         // The CLI does not know the session's model, so the configured (unscaled) memory budget applies.
-        const limits = memoryBudget(config.memory);
-        const skills = createSkillService({ home, workspace: io.cwd, config, store, userHome: io.env.HOME ?? homedir() });
+        const limits = memoryBudget(services.config.current().memory);
+        const skills = await services.skills();
         let message = '';
         await pending.approve(id, async (write) => {
-          message = await applyStagedWrite(write, { memory: new MemoryStore(store.db, limits), limits, skills, home, facts: new UserFactStore(store.db) });
+          message = await applyStagedWrite(write, { memory: services.memory(limits), limits, skills, home: services.home, facts: services.facts });
         });
         io.out(`${message}\n`);
         return 0;
@@ -58,9 +49,7 @@ export async function pendingCommand(argv: string[], io: CliIO): Promise<number>
       default:
         throw new HearthError('usage', `Unknown pending action "${action ?? ''}".\n${pendingHelp}`);
     }
-  } finally {
-    store.close();
-  }
+  });
 }
 
 function parseId(text: string | undefined): number {

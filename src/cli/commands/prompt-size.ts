@@ -1,9 +1,8 @@
 import { measurePromptOverhead } from './prompt-overhead.js';
-import { resolveHome } from '../../core/config/home.js';
-import { loadConfig } from '../../core/config/load.js';
 import { createModelChain } from '../../core/llm/registry.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
+import { cliConfig } from '../services.js';
 
 /** `hearth prompt-size`: the fixed prompt overhead (system prompt + tool schemas) per toolset. */
 export async function promptSizeCommand(argv: string[], io: CliIO): Promise<number> {
@@ -12,8 +11,9 @@ export async function promptSizeCommand(argv: string[], io: CliIO): Promise<numb
     io.out('Usage: hearth prompt-size [--json]\nThe fixed prompt overhead of every model call (system prompt + tool schemas), per toolset.\n');
     return 0;
   }
-  const home = resolveHome(io.env);
-  const { config } = loadConfig(home);
+  const configService = cliConfig(io);
+  const { home } = configService;
+  const config = configService.current();
   // The model is built, never called: its id and context window shape the prompt (memory budgets).
   const model = createModelChain({ home, config, env: io.env });
   const measured = await measurePromptOverhead({ home, workspace: io.cwd, config, model, ...(io.env.HOME ? { userHome: io.env.HOME } : {}) }).finally(() => model.dispose?.());

@@ -29,16 +29,16 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   const renderer = new TerminalRenderer({ write: () => undefined }, { write: io.err }, { color: false, streamAnswer: false, showReasoning: false });
   const interactive = io.stdin.isTTY === true;
   const reader = interactive ? new LineReader(io.stdin, io.err) : undefined;
-  const questions = new PendingQuestions(engine.host, io.err);
+  const questions = new PendingQuestions(engine.sessions.host, io.err);
   const answerOpenQuestions = reader ? terminalAnswerer(reader, questions, io) : undefined;
   try {
-    const sessionId = engine.host.startSession({ source: 'cli' });
+    const sessionId = engine.sessions.host.startSession({ source: 'cli' });
     // Background reviews report on stderr, after the answer: they never hold it up.
-    engine.host.onBackgroundEvent((_session, event) => renderer.render(event));
-    const stopWatching = onInterrupt(() => engine.host.interrupt(sessionId));
+    engine.sessions.host.onBackgroundEvent((_session, event) => renderer.render(event));
+    const stopWatching = onInterrupt(() => engine.sessions.host.interrupt(sessionId));
     let end: Extract<AgentEvent, { type: 'turn_end' }> | undefined;
     try {
-      for await (const event of engine.host.send(sessionId, prompt)) {
+      for await (const event of engine.sessions.host.send(sessionId, prompt)) {
         renderer.render(event);
         if (event.type === 'turn_end') end = event;
         if (answerOpenQuestions) {
@@ -46,7 +46,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
           questions.observe(event);
           if (event.type === 'approval_request' || event.type === 'clarify_request') answerOpenQuestions();
         } else if (event.type === 'approval_request' || event.type === 'clarify_request') {
-          answerNonInteractively(event, engine.host, io);
+          answerNonInteractively(event, engine.sessions.host, io);
         }
       }
     } finally {
@@ -55,11 +55,11 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     if (!end) throw new HearthError('usage', 'the turn ended without a result (this is a bug: please report it)');
 
     if (json) {
-      const session = engine.store.getSession(sessionId);
+      const session = engine.sessions.store.getSession(sessionId);
       io.out(`${JSON.stringify({
         session_id: sessionId,
         final: end.final,
-        messages: engine.store.getMessages(sessionId),
+        messages: engine.sessions.store.getMessages(sessionId),
         usage: { input_tokens: session?.inputTokens ?? 0, output_tokens: session?.outputTokens ?? 0 },
         ...(end.reason === 'stop' ? {} : { stopped: end.reason }),
         ...(end.error ? { error: end.error } : {}),
@@ -74,14 +74,14 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     // The answer is out; let a background review finish saving before the process exits (Ctrl+C cancels it).
     const stopWaiting = onInterrupt(() => void engine.learning.loop.cancel(sessionId));
     try {
-      await engine.host.learningIdle(sessionId);
+      await engine.sessions.host.learningIdle(sessionId);
     } finally {
       stopWaiting();
     }
     return 0;
   } finally {
     reader?.dispose();
-    await engine.close();
+    await engine.dispose();
   }
 }
 

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ensureHome, resolveHome } from '../../core/config/home.js';
-import { loadConfig, saveConfig } from '../../core/config/load.js';
+import { ensureHome } from '../../core/config/home.js';
 import { PROVIDER_PRESETS, type HearthConfig, type ProviderConfig } from '../../core/config/schema.js';
 import { HearthError } from '../../core/errors.js';
 import { isLocalEndpoint, probeProvider, type ProbeResult } from '../../core/llm/provider-probe.js';
@@ -9,6 +8,7 @@ import { apiKeyAccount, setSecret } from '../../core/safety/secrets/keychain.js'
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
 import { LineReader } from '../line-reader.js';
+import { cliConfig } from '../services.js';
 
 const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
 /** Models listed by number; a longer list (OpenRouter has hundreds) is cut, and any name can still be typed. */
@@ -33,9 +33,10 @@ export async function setupCommand(argv: string[], io: CliIO): Promise<number> {
     io.out('Usage: hearth setup\nAsks which model to use, tests the connection and writes config.yaml; API keys are stored in the OS keychain.\n');
     return 0;
   }
-  const home = resolveHome(io.env);
+  const configService = cliConfig(io);
+  const { home } = configService;
   ensureHome(home);
-  const { config } = loadConfig(home);
+  const config = configService.current();
   const reader = new LineReader(io.stdin, io.out);
   const asker: Asker = {
     ask: (question, fallback) => reader.ask(question, fallback),
@@ -49,7 +50,8 @@ export async function setupCommand(argv: string[], io: CliIO): Promise<number> {
       '  3. Anthropic\n');
     const choice = await reader.ask('Choose 1, 2 or 3:', '1');
     const next = await configure(choice, config, asker, home);
-    saveConfig(home, next);
+    // Saved through the one read-modify-write: the comments in config.yaml stay, only changed keys are written.
+    await configService.update(() => next);
     io.out(`\nSaved ${home}/config.yaml (model: ${next.model.default}). Start chatting with \`hearth\`.\n`);
     return 0;
   } finally {

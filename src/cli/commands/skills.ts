@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveHome } from '../../core/config/home.js';
-import { loadConfig } from '../../core/config/load.js';
 import { errorMessage, HearthError } from '../../core/errors.js';
 import { defaultSkillRoots, isProjectTrusted } from '../../core/skills/discover.js';
 import { listArchivedSkills, restoreSkill } from '../../core/skills/curator.js';
@@ -11,13 +10,13 @@ import { createInjectionJudge } from '../../core/safety/injection/judge.js';
 import { getSecret } from '../../core/safety/secrets/keychain.js';
 import { installSkillJudged } from '../../core/skills/install.js';
 import { SkillUsageStore } from '../../core/skills/usage.js';
-import { openStore } from '../../core/store/open-store.js';
 import { loadSkillLibrary } from '../../core/skills/library.js';
 import type { Skill, SkillIssue, SkillLibrary } from '../../core/skills/types.js';
 import { validateSkillDir } from '../../core/skills/validate.js';
 import { describeInstallTriggers, describeStoredTriggers, learnInstalledTriggers, storedTriggers } from './skills-triggers.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
+import { cliConfig, withCliStore } from '../services.js';
 
 export const skillsHelp = `Usage:
   hearth skills list [--json]                 skills by precedence, with warnings, collisions and skipped folders
@@ -67,9 +66,7 @@ interface SkillContext {
 function loadContext(io: CliIO): SkillContext {
   const home = resolveHome(io.env);
   const userHome = io.env.HOME?.trim() || homedir();
-  const loaded = loadConfig(home);
-  for (const warning of loaded.warnings) io.err(`hearth: ${warning}\n`);
-  const { external_dirs: externalDirs, trusted_projects: trustedProjects } = loaded.config.skills;
+  const { external_dirs: externalDirs, trusted_projects: trustedProjects } = cliConfig(io, 'hearth: ').current().skills;
   const projectTrusted = isProjectTrusted(io.cwd, trustedProjects, userHome);
   const roots = defaultSkillRoots({ home, workspace: io.cwd, userHome, externalDirs, projectTrusted });
   const untrusted = projectTrusted ? [] : ['.hearth', '.agents', '.claude'].map((c) => join(io.cwd, c, 'skills')).filter((p) => existsSync(p));
@@ -148,7 +145,7 @@ function validateCommand(io: CliIO, dir: string, json: boolean): number {
 async function installCommand(io: CliIO, dir: string, force: boolean, json: boolean): Promise<number> {
   const home = resolveHome(io.env);
   // `security.injection_judge`, as in the engine: asked about the files the scanner is unsure of.
-  const { config } = loadConfig(home);
+  const config = cliConfig(io, 'hearth: ').current();
   const judgeSpec = config.security.injection_judge;
   // An unreadable keychain is not fatal, as in the engine: a local judge needs no key, a remote one says so.
   const secret = (account: string): string | null => {
@@ -199,15 +196,11 @@ function archivedCommand(io: CliIO, json: boolean): number {
   return 0;
 }
 
-function restoreCommand(io: CliIO, archivedName: string): number {
-  const home = resolveHome(io.env);
-  const store = openStore(home, { env: io.env });
-  try {
+function restoreCommand(io: CliIO, archivedName: string): Promise<number> {
+  return withCliStore(io, ({ home, store }) => {
     // Usage is updated too, so the curator does not archive it again at once.
     const restored = restoreSkill(home, archivedName, new SkillUsageStore(store.db));
     io.out(`Restored '${restored.name}' to ${restored.dir}\n`);
     return 0;
-  } finally {
-    store.close();
-  }
+  });
 }

@@ -27,17 +27,17 @@ export class ChatController {
   private lastLoadEmit = 0;
 
   constructor(private readonly ctx: AppContext) {
-    this.stopBackground = ctx.engine.host.onBackgroundEvent((sessionId, event) => this.forward(sessionId, event));
-    this.stopLoadProgress = ctx.engine.onModelLoadProgress((progress) => this.modelLoading(progress));
+    this.stopBackground = ctx.engine.sessions.host.onBackgroundEvent((sessionId, event) => this.forward(sessionId, event));
+    this.stopLoadProgress = ctx.engine.models.onLoadProgress((progress) => this.modelLoading(progress));
     // Another model was chosen: every UI updates its status bar (and leaves onboarding once a model is set up).
-    this.stopModelChange = ctx.engine.onModelChange(() => {
+    this.stopModelChange = ctx.engine.models.onChange(() => {
       this.stats.reset();
       ctx.events.emit({ channel: 'status', status: this.status() });
     });
   }
 
   handlers(): Pick<RouteHandlers, ChatRoutes> {
-    const { host } = this.ctx.engine;
+    const { host } = this.ctx.engine.sessions;
     return {
       'app.status': async () => this.status(),
       'chat.start': async (input) => ({ sessionId: host.startSession({ source: this.ctx.source, ...(input.title === undefined ? {} : { title: input.title }) }) }),
@@ -57,12 +57,12 @@ export class ChatController {
     this.stopBackground();
     this.stopLoadProgress();
     this.stopModelChange();
-    for (const sessionId of this.forwarding.keys()) this.ctx.engine.host.interrupt(sessionId);
+    for (const sessionId of this.forwarding.keys()) this.ctx.engine.sessions.host.interrupt(sessionId);
     await Promise.all(this.forwarding.values());
   }
 
   private send(sessionId: string, text: string, attachments: readonly { name: string; content: string }[]): { ok: true } {
-    const { host } = this.ctx.engine;
+    const { host } = this.ctx.engine.sessions;
     if (host.isRunning(sessionId) || this.forwarding.has(sessionId)) {
       throw new AppError('conflict', 'A turn is already running in this session: steer it, interrupt it, or wait for it to end.');
     }
@@ -116,7 +116,7 @@ export class ChatController {
   }
 
   private status() {
-    const { model } = this.ctx.engine;
+    const { chat: model } = this.ctx.engine.models;
     const stats = this.stats.snapshot();
     return {
       model: model.id,

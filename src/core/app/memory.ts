@@ -36,13 +36,13 @@ export function memoryHandlers(ctx: AppContext): Pick<RouteHandlers, MemoryRoute
     },
     'userModel.facts': async (input) => {
       const list = facts.list(input.includeSuperseded ? 'all' : 'active');
-      const live = new Set(ctx.engine.store.getMessagesById([...new Set(list.flatMap((f) => f.evidence.map((e) => e.messageId)))]).map((m) => m.id));
+      const live = new Set(ctx.engine.sessions.store.getMessagesById([...new Set(list.flatMap((f) => f.evidence.map((e) => e.messageId)))]).map((m) => m.id));
       return list.map((fact) => factView(fact, live));
     },
     // The user's own edits apply at once (they are the one approving); the agent's go through pending writes.
     'userModel.correct': async (input) => {
       const fact = facts.correct(input.id, input.statement);
-      return factView(fact, new Set(ctx.engine.store.getMessagesById(fact.evidence.map((e) => e.messageId)).map((m) => m.id)));
+      return factView(fact, new Set(ctx.engine.sessions.store.getMessagesById(fact.evidence.map((e) => e.messageId)).map((m) => m.id)));
     },
     'userModel.reject': async (input) => {
       facts.reject(input.id);

@@ -1,4 +1,3 @@
-import { loadConfig, saveConfig } from '../config/load.js';
 import type { Engine } from '../engine.js';
 import type { AppSource } from './context.js';
 import { createModelHandlers } from './models.js';
@@ -13,15 +12,19 @@ export function openAppService(engine: Engine, options: { source: AppSource; env
   let service: AppService | null = null;
   const models = createModelHandlers({
     home: engine.home,
-    config: engine.config,
+    // Read at each call: a context size changed in settings or by hand applies to the next fit estimate.
+    get config() {
+      return engine.config.current();
+    },
     env: options.env,
     emit: (event) => service?.emit(event),
     ...(options.gpuMemory ? { gpuMemory: options.gpuMemory } : {}),
     useModel: async (path) => {
-      // Re-read first so an edit made meanwhile survives; the next message goes to the new model.
-      const current = loadConfig(engine.home).config;
-      saveConfig(engine.home, { ...current, model: { ...current.model, default: `local:${path}` } });
-      await engine.reloadModel();
+      // The one read-modify-write keeps an edit made meanwhile; the model service reloads the chain on the change,
+      // so the next message goes to the new model.
+      await engine.config.update((draft) => {
+        draft.model.default = `local:${path}`;
+      });
     },
   });
   const app = createAppService(engine, { source: options.source, models });

@@ -1,5 +1,5 @@
 import type { ParsedInput, RouteHandlers, RouteOutput } from '../../shared/contract.js';
-import { loadConfig } from '../config/load.js';
+import type { ConfigService } from '../config/config-service.js';
 import { isHearthError } from '../errors.js';
 import { probeProvider } from '../llm/provider-probe.js';
 import { apiKeyAccount, getSecret } from '../safety/secrets/keychain.js';
@@ -15,7 +15,7 @@ export type ProviderRoutes = 'providers.test';
 export function providerHandlers(ctx: AppContext, env: NodeJS.ProcessEnv = process.env): Pick<RouteHandlers, ProviderRoutes> {
   return {
     'providers.test': async (input) => {
-      const apiKey = input.apiKey ?? storedKey(ctx.engine.home, input, env);
+      const apiKey = input.apiKey ?? storedKey(ctx.engine.config, input, env);
       const result = await probeProvider({ type: input.type, baseUrl: input.baseUrl, apiKey });
       return toView(result);
     },
@@ -23,9 +23,9 @@ export function providerHandlers(ctx: AppContext, env: NodeJS.ProcessEnv = proce
 }
 
 /** The key the chat would use for this provider: its `api_key_env` variable, then the keychain (as registry.ts). */
-function storedKey(home: string, input: ParsedInput<'providers.test'>, env: NodeJS.ProcessEnv): string | undefined {
+function storedKey(config: ConfigService, input: ParsedInput<'providers.test'>, env: NodeJS.ProcessEnv): string | undefined {
   if (input.provider === undefined) return undefined;
-  const keyEnv = loadConfig(home).config.providers[input.provider]?.api_key_env;
+  const keyEnv = config.current().providers[input.provider]?.api_key_env;
   const fromEnv = keyEnv ? env[keyEnv] : undefined;
   if (fromEnv) return fromEnv;
   try {

@@ -13,14 +13,14 @@ export function safetyHandlers(ctx: AppContext): Pick<RouteHandlers, SafetyRoute
   const { engine } = ctx;
   const project = (): string => projectWithCheckpoints(engine.home, engine.workspace);
   const store = () => {
-    if (engine.checkpoints === null) throw new AppError('unavailable', 'Checkpoints are off (checkpoints.enabled: false in config.yaml).');
-    return engine.checkpoints;
+    if (engine.sessions.checkpoints === null) throw new AppError('unavailable', 'Checkpoints are off (checkpoints.enabled: false in config.yaml).');
+    return engine.sessions.checkpoints;
   };
   return {
-    'approvals.log': async ({ limit }) => engine.audit.list(limit),
+    'approvals.log': async ({ limit }) => engine.safety.audit.list(limit),
     'checkpoints.list': async () => {
-      if (engine.checkpoints === null) return { project: project(), enabled: false, checkpoints: [] };
-      const checkpoints = await engine.checkpoints.list(project());
+      if (engine.sessions.checkpoints === null) return { project: project(), enabled: false, checkpoints: [] };
+      const checkpoints = await engine.sessions.checkpoints.list(project());
       return {
         project: project(),
         enabled: true,

@@ -11,7 +11,7 @@ type DisplayMessage = RouteOutput<'sessions.open'>['messages'][number];
 
 /** Sessions as the UI lists, searches, opens, renames, deletes and branches them. */
 export function sessionHandlers(ctx: AppContext): Pick<RouteHandlers, SessionRoutes> {
-  const { store, host } = ctx.engine;
+  const { store, host } = ctx.engine.sessions;
   const snippets = new SearchSnippets(store.db);
   const requireSession = (id: string): SessionRecord => {
     const session = store.getSession(id);

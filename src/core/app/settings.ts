@@ -1,6 +1,6 @@
 import type { ParsedInput, RouteHandlers, RouteOutput } from '../../shared/contract.js';
-import { loadConfig, saveConfig } from '../config/load.js';
 import { PROVIDER_PRESETS, type HearthConfig } from '../config/schema.js';
+import { chainUses } from '../engine/models-service.js';
 import { isHearthError } from '../errors.js';
 import { isLocalEndpoint } from '../llm/provider-probe.js';
 import { apiKeyAccount, deleteSecret, getSecret, setSecret } from '../safety/secrets/keychain.js';
@@ -12,42 +12,36 @@ type SettingsView = RouteOutput<'settings.get'>;
 type SettingsPatch = ParsedInput<'settings.update'>;
 
 /**
- * Settings live in config.yaml, read fresh on every call and re-read just before a write, so an edit made
- * by hand (or by `hearth setup`) while the app runs is not overwritten. Everything applies at once: models and
- * API keys to the next message, tool toggles to sessions started from now on, approvals and UI preferences.
+ * Settings live in config.yaml, behind the engine's ConfigService: read as the file is now (an edit made by hand
+ * or by `hearth setup` while the app runs is seen), changed through its one read-modify-write, so such an edit is
+ * not overwritten. The services follow the change themselves (decision 0020): models and API keys apply to the
+ * next message, tool toggles to sessions started from now on, approvals and UI preferences at once.
  *
  * API keys go to the OS keychain only (`provider:<name>`): never into config.yaml, never back to a UI,
  * never into a log or an error message. A UI learns only whether a key is stored.
  */
 export function settingsHandlers(ctx: AppContext): Pick<RouteHandlers, SettingsRoutes> {
-  const { home } = ctx.engine;
-  const view = (config: HearthConfig): SettingsView => toView(config, ctx.engine.toolset.names());
+  const { config } = ctx.engine;
+  const view = (current: HearthConfig): SettingsView => toView(current, ctx.engine.tools.all.names());
   return {
-    'settings.get': async () => view(loadConfig(home).config),
+    'settings.get': async () => view(config.current()),
     'settings.update': async (patch) => {
-      const before = loadConfig(home).config;
-      const next = applyPatch(before, patch);
-      saveConfig(home, next);
+      // Resolves once the live policy, the tool list and the model chain follow the saved file.
+      const next = await config.update((draft) => applyPatch(draft, patch));
       // A removed provider's key goes too: a later provider of the same name must not inherit it.
       if (patch.removeProvider !== undefined && !Object.hasOwn(PROVIDER_PRESETS, patch.removeProvider)) forgetKey(patch.removeProvider);
-      // Saved first: a live policy that the file does not back would be lost at the next start.
-      if (patch.approvalsMode !== undefined) ctx.engine.approvals.setMode(patch.approvalsMode);
-      if (patch.allowlist !== undefined) ctx.engine.approvals.setAllowlist(patch.allowlist);
-      // The next message goes to the chosen model (onboarding ends in a working chat, no restart).
-      if (patch.disabledTools !== undefined) ctx.engine.setDisabledTools(patch.disabledTools);
-      if (chainChanged(before, next)) await ctx.engine.reloadModel();
-      return view(loadConfig(home).config);
+      return view(next);
     },
     'secrets.setApiKey': async (input) => {
       setSecret(apiKeyAccount(input.provider), input.key);
       // Providers read their key when the chain is built: rebuild it (only if it uses this provider, so a
       // loaded local model is not thrown away for nothing).
-      if (chainUses(loadConfig(home).config, input.provider)) await ctx.engine.reloadModel();
+      if (chainUses(config.current(), input.provider)) await ctx.engine.models.reload();
       return { stored: true as const };
     },
     'secrets.deleteApiKey': async (input) => {
       deleteSecret(apiKeyAccount(input.provider));
-      if (chainUses(loadConfig(home).config, input.provider)) await ctx.engine.reloadModel();
+      if (chainUses(config.current(), input.provider)) await ctx.engine.models.reload();
       return { ok: true as const };
     },
   };
@@ -56,16 +50,6 @@ export function settingsHandlers(ctx: AppContext): Pick<RouteHandlers, SettingsR
 /** The models tried in order: the default, then the fallbacks. */
 function chain(config: HearthConfig): string[] {
   return [config.model.default, ...config.model.fallbacks];
-}
-
-function chainUses(config: HearthConfig, provider: string): boolean {
-  return chain(config).some((spec) => spec.startsWith(`${provider}:`));
-}
-
-/** A different chain, or a provider of the chain pointed elsewhere. */
-function chainChanged(before: HearthConfig, after: HearthConfig): boolean {
-  if (chain(before).join('\n') !== chain(after).join('\n')) return true;
-  return Object.keys(after.providers).some((name) => chainUses(after, name) && JSON.stringify(before.providers[name]) !== JSON.stringify(after.providers[name]));
 }
 
 

@@ -48,15 +48,70 @@ export function loadConfig(home: string): LoadedConfig {
   return { config, warnings, path, backupPath };
 }
 
-/** Write the configuration (atomically, owner-only). Built-in provider presets are not repeated in the file. */
+/**
+ * Write the configuration (atomically, owner-only). An existing file is edited in place: only the keys whose value
+ * changed are written, so the user's comments, key order and omitted defaults survive a save from settings or an
+ * "always" approval. A new file gets the whole configuration. Built-in provider presets are not repeated in the file.
+ */
 export function saveConfig(home: string, config: HearthConfig): void {
   const path = configPath(home);
   const validated = validate(config, path);
-  const providers = Object.fromEntries(
-    Object.entries(validated.providers).filter(([name, provider]) => !isSameProvider(PROVIDER_PRESETS[name], provider)),
-  );
-  const body = stringify({ ...validated, providers }, { lineWidth: 0 });
+  const existing = readExisting(path);
+  if (existing !== null) {
+    const doc = parseYaml(existing, path);
+    migrateConfigDocument(doc, path);
+    const before = validate(doc.toJS() ?? {}, path);
+    // The edit must read back as exactly what was asked; if the file's shape defeats it, write the whole config.
+    if (editedInPlace(doc, fileView(before), fileView(validated), validated)) {
+      writeAtomically(path, doc.toString());
+      return;
+    }
+  }
+  const body = stringify(fileView(validated), { lineWidth: 0 });
   writeAtomically(path, `# Hearth configuration. Every key is optional; omitted keys take their defaults.\n${body}`);
+}
+
+function readExisting(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new HearthError('config_io', `Cannot read ${path}: ${errorMessage(err)}`, { cause: err });
+  }
+}
+
+/** The configuration as the file holds it: presets left out unless the user changed them. */
+function fileView(config: HearthConfig): Record<string, unknown> {
+  const providers = Object.fromEntries(Object.entries(config.providers).filter(([name, provider]) => !isSameProvider(PROVIDER_PRESETS[name], provider)));
+  return { ...config, providers };
+}
+
+function editedInPlace(doc: Document, before: unknown, after: unknown, wanted: HearthConfig): boolean {
+  try {
+    writeChanges(doc, [], before, after);
+    return JSON.stringify(ConfigSchema.parse(doc.toJS() ?? {})) === JSON.stringify(wanted);
+  } catch {
+    // A node of an unexpected kind where a key goes (yaml refuses to set inside a scalar): the whole-file write follows.
+    return false;
+  }
+}
+
+/** Sets or deletes, in `doc`, each leaf where `after` differs from `before`; mappings are walked, lists replaced whole. */
+function writeChanges(doc: Document, path: string[], before: unknown, after: unknown): void {
+  if (isPlainObject(before) && isPlainObject(after)) {
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) writeChanges(doc, [...path, key], before[key], after[key]);
+    return;
+  }
+  if (JSON.stringify(before) === JSON.stringify(after)) return;
+  if (after === undefined) {
+    if (doc.hasIn(path)) doc.deleteIn(path);
+    return;
+  }
+  doc.setIn(path, after);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseYaml(text: string, path: string): Document {
