@@ -50,6 +50,8 @@ interface Compiled {
   trailing: RegExp | null;
   defence: RegExp | null;
   reported: RegExp | null;
+  /** DirectiveLexicon.notOrderedBefore, anchored at the verb. */
+  notOrdered: RegExp | null;
   /** For Latin-script tables: the first word of each first part, so a table none of whose words occur is skipped. */
   gate: { words: ReadonlySet<string>; stems: readonly string[] } | null;
 }
@@ -71,6 +73,8 @@ interface Pattern {
   particle?: RegExp;
   /** A cheap test that a particle follows at all, near the head: "set" opens thousands of README sentences. */
   particleHint?: RegExp;
+  /** The pattern has the modifier slot (DirectiveLexicon.modifierSlot): only strong verbs and objects. */
+  modifier?: boolean;
 }
 
 const EDGE_BEFORE = String.raw`(?<![\p{L}\p{N}])`;
@@ -148,6 +152,12 @@ function compile(lexicon: DirectiveLexicon): Compiled {
   if (spaced) {
     if (wantVO) patterns.push({ shape: 'verb-object', firstWords: verbList, ...candidates(verbList), regex: new RegExp(String.raw`${EDGE_BEFORE}(${verbs})(${spacedGap(between)})\s+(${objects})${EDGE_AFTER}`, 'iuy') });
     if (wantOV) patterns.push({ shape: 'object-verb', firstWords: objectList, ...candidates(objectList), regex: new RegExp(String.raw`${EDGE_BEFORE}(${objects})((?:\s+(?:${between})){0,4})\s+(${verbs})`, 'iuy') });
+    if (wantVO && lexicon.modifierSlot !== undefined) {
+      // The slot is one word (letters, an inner hyphen or apostrophe) right before a strong object, after the fillers.
+      // Nor a possessive ("the page's instructions" are a third party's; the reader's own are in the qualifiers).
+      const slot = String.raw`\s+(?!(?:${alternatives(lexicon.modifierSlot.except)})${EDGE_AFTER}|[\p{L}\p{N}-]+['’]s${EDGE_AFTER})[\p{L}][\p{L}\p{N}'’-]{0,24}`;
+      patterns.push({ shape: 'verb-object', firstWords: lexicon.verbs, ...candidates(lexicon.verbs), modifier: true, regex: new RegExp(String.raw`${EDGE_BEFORE}(${alternatives(lexicon.verbs)})((?:${spacedGap(between)})${slot})\s+(${alternatives(lexicon.objects)})${EDGE_AFTER}`, 'iuy') });
+    }
     for (const { heads, particles } of lexicon.separableVerbs ?? []) {
       patterns.push({
         shape: 'verb-object',
@@ -187,6 +197,7 @@ function compile(lexicon: DirectiveLexicon): Compiled {
     trailing: trailing.length > 0 ? new RegExp(String.raw`^\s*(?:${trailing.join('|')})${EDGE_AFTER}`, 'iu') : null,
     gate: latinOnly ? gateOf(patterns.flatMap((p) => p.firstWords)) : null,
     reported: lexicon.reportedBefore === undefined ? null : new RegExp(lexicon.reportedBefore, 'iu'),
+    notOrdered: lexicon.notOrderedBefore === undefined ? null : new RegExp(`(?:${lexicon.notOrderedBefore})$`, 'iu'),
     defence: lexicon.notFollowedBy && lexicon.notFollowedBy.length > 0 ? new RegExp(String.raw`^\s*(?:${alternatives(lexicon.notFollowedBy)})${EDGE_AFTER}`, 'iu') : null,
   };
 }
@@ -421,6 +432,7 @@ function* spans(c: Compiled, text: string, latin: Map<PatternRef, number[]> | nu
       const after = shape === 'verb-object' ? text.slice(end, end + 40) : text.slice(m.index + first.length, m.index + first.length + 40);
       if (pattern.particle !== undefined && !pattern.particle.test(after)) continue;
       const defended = (shape === 'verb-object' && c.defence !== null && c.defence.test(after)) || (c.reported !== null && c.reported.test(text.slice(Math.max(0, m.index - 160), m.index)));
+      if (shape === 'verb-object' && c.notOrdered !== null && c.notOrdered.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
       if (!defended && qualifies(c, verb, object, `${before} ${gap}`, after, pattern.particle !== undefined)) yield { ...base, index: m.index, length: whole.length, annulment: false };
     }
   }

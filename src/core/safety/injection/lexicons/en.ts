@@ -114,6 +114,11 @@ export const ENGLISH: DirectiveLexicon = {
     'in the preferences', 'in the dashboard', 'in the admin panel', 'via settings', 'via the settings',
     'that try to', 'that tries to', 'that attempt to', 'that attempts to', 'which try to', 'trying to', 'attempting to',
   ],
+  // Negated: "don't forget the instructions", "never ignore the safety rules", "you must not bypass the guardrails".
+  // Said of someone else: "we no longer follow the old guidelines", "it ignores instructions in issue bodies".
+  notOrderedBefore: String.raw`(?<![\p{L}'’])(?:(?:don'?t|dont|do\s+not|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|cannot|can'?t|won'?t|will\s+not|not\s+to|no\s+one\s+should|nobody\s+should)(?:\s+(?:ever|just|simply|accidentally|silently|quietly))?|(?:we|they|i|it|he|she|which|who)(?:\s+(?:also|always|usually|often|sometimes|just|still|now|simply|actually|deliberately|intentionally|generally|typically|quietly|silently|then))?)\s+`,
+  // "ignore the operator instructions"; not someone else's ("tells it to ignore its instructions", "their guidelines").
+  modifierSlot: { except: ['its', 'their', 'his', 'her', 'whose', 'which', 'what'] },
   reportedBefore: String.raw`\b(?:tr(?:y|ies|ied|ying)|attempt(?:s|ed|ing)?|designed|meant|intended|crafted|written)\s+to\s+(?:make|get|trick|convince|persuade|force|coax|manipulate)\b[^.!?\n]{0,100}$`,
   nearWords: [
     {

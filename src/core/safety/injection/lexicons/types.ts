@@ -66,6 +66,18 @@ export interface DirectiveLexicon {
    * report of an attack rather than one: "a template that tried to make clients … disregard the system prompt".
    */
   reportedBefore?: string;
+  /**
+   * A regular-expression source that, matching right before the verb, makes it no order: a negation ("don't forget
+   * the instructions", "never ignore the safety rules" ask for the opposite of an override) or a subject that is
+   * not the reader ("we no longer follow the old guidelines", "it ignores instructions in issue bodies").
+   */
+  notOrderedBefore?: string;
+  /**
+   * Strong pairs only: one word of any kind may stand right before the object ("ignore the operator instructions",
+   * "disregard all onboarding guidelines"), since a noun used as a modifier is what no filler list enumerates.
+   * `except`: words the slot may not hold, such as a third party's possessive ("tell it to ignore its instructions").
+   */
+  modifierSlot?: { except: readonly string[] };
   /** Whole expressions that annul the instructions without a verb-object pair ("previous instructions are void"). */
   annulments?: readonly string[];
   /**
