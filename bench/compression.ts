@@ -25,6 +25,7 @@ const SYSTEM = 'You are Hearth, a capable assistant running on the user\'s own c
 /** Answers every summary request at once with the sections filled to about half of `maxTokens`. */
 const instantSummarizer: ChatModel = {
   id: 'bench:instant',
+  describe: () => ({ kind: 'remote', provider: 'bench', model: 'instant', capabilities: { tools: 'none', images: false } }),
   async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
     const words = Math.floor((request.maxTokens ?? 1_000) / 2 / SUMMARY_SECTIONS.length);
     const text = SUMMARY_SECTIONS.map((s) => `## ${s}\n${'progress noted '.repeat(Math.ceil(words / 2))}`).join('\n\n');

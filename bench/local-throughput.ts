@@ -150,7 +150,7 @@ function localModelRunner(modelPath: string, threads: number, maxTokens: number)
  */
 function agentLoopRunner(modelPath: string, threads: number, maxTokens: number): Runner {
   const local = new LocalModel({ modelPath, threads, gpu: false, contextSize: BENCH_CONTEXT, maxSessions: 1 });
-  const capped: ChatModel = { id: local.id, stream: (request, signal) => local.stream({ ...request, maxTokens, temperature: 0 }, signal) };
+  const capped: ChatModel = { id: local.id, describe: () => local.describe(), stream: (request, signal) => local.stream({ ...request, maxTokens, temperature: 0 }, signal) };
   const home = mkdtempSync(join(tmpdir(), 'hearth-bench-agent-'));
   const db = openDatabase({ path: join(home, 'state.db'), key: randomBytes(32) });
   migrateStore(db);

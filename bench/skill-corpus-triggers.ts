@@ -200,6 +200,7 @@ export function scriptedTriggerModel(table: ReadonlyMap<string, readonly string[
   const model = {
     id: 'scripted:trigger-writer',
     calls: 0,
+    describe: () => ({ kind: 'remote' as const, provider: 'scripted', model: 'trigger-writer', capabilities: { tools: 'none' as const, images: false } }),
     async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
       model.calls += 1;
       const prompt = request.messages.find((m) => m.role === 'user')?.content ?? '';

@@ -12,7 +12,7 @@ import { AgentHost } from '../src/core/agent/host.js';
 import { FallbackChain } from '../src/core/llm/fallback.js';
 import { LocalModel } from '../src/core/llm/providers/local.js';
 import { SwitchableModel } from '../src/core/llm/switchable-model.js';
-import type { ChatModel, ChatRequest, ModelEvent, Usage } from '../src/core/llm/types.js';
+import type { ChatModel, ChatRequest, ModelDescription, ModelEvent, Usage } from '../src/core/llm/types.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';
 import { ToolRegistry } from '../src/core/tools/registry.js';
 import { modelDir, writeGguf } from './fixtures/gguf/index.js';
@@ -28,6 +28,9 @@ class RequestLog implements ChatModel {
   constructor(private readonly inner: LocalModel) {}
   get id(): string {
     return this.inner.id;
+  }
+  describe(): ModelDescription {
+    return this.inner.describe();
   }
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     if (request.sessionKey !== undefined) this.last.set(request.sessionKey, request);

@@ -1,5 +1,5 @@
 import { HearthError, abortError, errorMessage, isHearthError } from '../errors.js';
-import type { ChatModel, ChatRequest, ModelEvent } from './types.js';
+import type { ChatModel, ChatRequest, ModelDescription, ModelEvent } from './types.js';
 
 /**
  * A ChatModel that tries its models in order (e.g. local → cloud). It moves on only when a model
@@ -44,22 +44,31 @@ export function isFallbackReason(err: unknown): boolean {
 export class FallbackChain implements ChatModel {
   readonly id: string;
   readonly contextLength: number | undefined;
+  private active: ChatModel;
 
   constructor(
     private readonly models: ChatModel[],
     options: FallbackChainOptions = {},
   ) {
-    if (models.length === 0) throw new HearthError('model_not_configured', 'A fallback chain needs at least one model.');
+    const first = models[0];
+    if (first === undefined) throw new HearthError('model_not_configured', 'A fallback chain needs at least one model.');
+    this.active = first;
     this.id = options.id ?? `fallback(${models.map((m) => m.id).join(', ')})`;
     // Any model in the chain may end up answering, so budget prompts for the smallest known window.
     const known = models.map((m) => m.contextLength).filter((n): n is number => typeof n === 'number');
     this.contextLength = known.length > 0 ? Math.min(...known) : undefined;
   }
 
+  /** The link answering now: the one that served (or is serving) the latest request; the first before any. */
+  describe(): ModelDescription {
+    return this.active.describe();
+  }
+
   async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ModelEvent, void, undefined> {
     const failures: FailedAttempt[] = [];
     for (const [index, model] of this.models.entries()) {
       let producedOutput = false;
+      this.active = model;
       try {
         for await (const event of model.stream(request, signal)) {
           if (OUTPUT_EVENTS.has(event.type)) producedOutput = true;

@@ -5,7 +5,7 @@ import { LocalModel, defaultLocalThreads } from './providers/local.js';
 import { OpenAICompatibleModel } from './providers/openai.js';
 import { FallbackChain } from './fallback.js';
 import { parseModelSpec, type ModelSpec } from './model-spec.js';
-import type { ChatModel, ModelEvent } from './types.js';
+import type { ChatModel, ModelDescription, ModelEvent } from './types.js';
 import type { HostSpawner } from './providers/local-process.js';
 import { apiKeyAccount } from '../config/keychain-accounts.js';
 import { isLocalEndpoint } from './provider-probe.js';
@@ -75,15 +75,19 @@ function createLocal(spec: Extract<ModelSpec, { kind: 'local' }>, ctx: ModelCont
   });
 }
 
-type RemoteFactory = (args: { id: string; endpoint: ProviderConfig; model: string; baseUrl: string; apiKey: string | undefined }) => ChatModel;
+type RemoteFactory = (args: { id: string; provider: string; endpoint: ProviderConfig; model: string; baseUrl: string; apiKey: string | undefined }) => ChatModel;
 
 const remoteFactories: Record<ProviderConfig['type'], RemoteFactory> = {
-  openai: ({ id, endpoint, model, baseUrl, apiKey }) =>
-    new OpenAICompatibleModel({ id, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(endpoint.context_length === undefined ? {} : { contextLength: endpoint.context_length }) }),
-  anthropic: ({ id, endpoint, model, baseUrl, apiKey }) => {
+  openai: ({ id, provider, endpoint, model, baseUrl, apiKey }) =>
+    new OpenAICompatibleModel({ id, provider, baseUrl, model, ...(apiKey ? { apiKey } : {}), ...(endpoint.context_length === undefined ? {} : { contextLength: endpoint.context_length }) }),
+  anthropic: ({ id, provider, endpoint, model, baseUrl, apiKey }) => {
+    const contextLength = endpoint.context_length === undefined ? {} : { contextLength: endpoint.context_length };
     // Fail at use, not at construction: a fallback entry without a key must not stop the chain from starting.
-    if (!apiKey) return new UnavailableModel(id, new HearthError('model_auth', `${id}: no API key. Set ${endpoint.api_key_env ?? 'the provider\'s api_key_env'} or store one with \`hearth setup\`.`));
-    return new AnthropicModel({ id, baseUrl, model, apiKey, ...(endpoint.context_length === undefined ? {} : { contextLength: endpoint.context_length }) });
+    if (!apiKey) {
+      const reason = new HearthError('model_auth', `${id}: no API key. Set ${endpoint.api_key_env ?? 'the provider\'s api_key_env'} or store one with \`hearth setup\`.`);
+      return new UnavailableModel(id, { kind: 'remote', provider, model, ...contextLength, capabilities: { tools: 'native', images: false } }, reason);
+    }
+    return new AnthropicModel({ id, provider, baseUrl, model, apiKey, ...contextLength });
   },
 };
 
@@ -103,7 +107,7 @@ function createRemote(spec: Extract<ModelSpec, { kind: 'remote' }>, ctx: ModelCo
   const optional = keyEnv === undefined && isLocalEndpoint(baseUrl);
   const apiKey = (keyEnv ? ctx.env[keyEnv] : undefined) ?? ctx.getSecret?.(apiKeyAccount(spec.provider), { optional }) ?? undefined;
   const id = `${spec.provider}:${spec.model}`;
-  return remoteFactories[configured.type]({ id, endpoint: configured, model: spec.model, baseUrl, apiKey });
+  return remoteFactories[configured.type]({ id, provider: spec.provider, endpoint: configured, model: spec.model, baseUrl, apiKey });
 }
 
 /** An http(s) URL without trailing slashes; anything else is reported before a request is made. */
@@ -124,8 +128,13 @@ function checkedBaseUrl(text: string): string {
 class UnavailableModel implements ChatModel {
   constructor(
     readonly id: string,
+    private readonly description: ModelDescription,
     private readonly reason: HearthError,
   ) {}
+
+  describe(): ModelDescription {
+    return this.description;
+  }
 
   // eslint-disable-next-line require-yield -- it has nothing to stream: it only reports why it cannot run.
   async *stream(): AsyncGenerator<ModelEvent> {

@@ -1,4 +1,4 @@
-import type { ChatModel, ChatRequest, ModelEvent } from './types.js';
+import type { ChatModel, ChatRequest, ModelDescription, ModelEvent } from './types.js';
 
 /**
  * The engine's model, replaceable while Hearth runs: the user picks another model, downloads one, or saves an
@@ -23,6 +23,10 @@ export class SwitchableModel implements ChatModel {
 
   get contextLength(): number | undefined {
     return this.current.contextLength;
+  }
+
+  describe(): ModelDescription {
+    return this.current.describe();
   }
 
   /** What the current local model runs on once loaded (GPU or CPU); undefined for a remote or unloaded one. */

@@ -63,11 +63,41 @@ export type ModelEvent =
   | { type: 'fallback'; from: string; to: string; reason: string }
   | { type: 'done'; finishReason: FinishReason };
 
+/**
+ * What a model is, for callers that need to know (the status bar, first-run setup, prompt budgeting)
+ * without parsing its id. A fallback chain describes the link answering now; a switchable model its
+ * current model.
+ */
+export interface ModelDescription {
+  /** 'local': a GGUF run by Hearth's own model host. 'remote': a model behind an HTTP API (which may be on this machine, like Ollama). */
+  kind: 'local' | 'remote';
+  /** The configured provider name (`openai`, `ollama`, `anthropic`, …), `local` for a GGUF. */
+  provider: string;
+  /** The model name the provider knows; for a local model the GGUF's file name. */
+  model: string;
+  /** Context window in tokens when known (a local model's is the loaded context once it has loaded). */
+  contextLength?: number;
+  capabilities: {
+    /** 'native': the API carries tool calls; 'text': the model writes them in its prompt format and Hearth reads them; 'none': no tool calls. */
+    tools: 'native' | 'text' | 'none';
+    /** Whether Hearth can send this model images. */
+    images: boolean;
+    /** Whether the model thinks before answering (`<think>`, reasoning deltas), when known. */
+    reasoning?: boolean;
+  };
+  /** Local only: the GGUF file. */
+  file?: string;
+  /** Local only, once loaded: where it runs. Undefined while it has not loaded yet. */
+  device?: 'gpu' | 'cpu';
+}
+
 export interface ChatModel {
-  /** `provider:model`, e.g. `openai:gpt-4o-mini`, `local:/path/hermes.gguf`. */
+  /** `provider:model`, e.g. `openai:gpt-4o-mini`, `local:/path/hermes.gguf`. A display name and a store key: read `describe()`, never parse it. */
   readonly id: string;
   /** Context window in tokens when known (used for prompt budgeting and compression). */
   readonly contextLength?: number;
+  /** What kind of model this is and what it can do (see ModelDescription). Cheap; no I/O. */
+  describe(): ModelDescription;
   /**
    * Stream one assistant response. Must stop promptly and throw `HearthError('aborted')` when the
    * signal fires; other failures throw `HearthError` with a model_* code.

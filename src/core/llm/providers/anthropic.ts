@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import { HearthError } from '../../errors.js';
 import { openStreamingPost, type HttpRetryOptions } from '../http.js';
 import { parseSse } from '../sse.js';
-import type { ChatMessage, ChatModel, ChatRequest, FinishReason, ModelEvent, Usage } from '../types.js';
+import type { ChatMessage, ChatModel, ChatRequest, FinishReason, ModelDescription, ModelEvent, Usage } from '../types.js';
 
 /**
  * Anthropic Messages API with streaming: text, extended thinking and `tool_use` blocks, whose
@@ -14,6 +15,8 @@ export interface AnthropicOptions extends HttpRetryOptions {
   /** `https://api.anthropic.com` (a trailing `/v1` is accepted too). */
   baseUrl: string;
   model: string;
+  /** The configured provider name; default `anthropic`. */
+  provider?: string;
   apiKey: string;
   /** Anthropic requires `max_tokens`; used when the request sets none (default 8192). */
   maxTokens?: number;
@@ -31,22 +34,29 @@ interface WireMessage {
   content: ContentBlock[];
 }
 
-interface StreamEvent {
-  type?: string;
-  index?: number;
-  message?: { usage?: AnthropicUsage };
-  content_block?: { type?: string; id?: string; name?: string; text?: string; thinking?: string };
-  delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; stop_reason?: string | null };
-  usage?: AnthropicUsage;
-  error?: { type?: string; message?: string };
-}
+/*
+ * The stream's events, parsed (not cast): optional and nullable fields as the API documents them,
+ * unknown fields and event types ignored, a field of the wrong type a `model_bad_response` naming it.
+ */
+const usageSchema = z.object({
+  input_tokens: z.number().nullish(),
+  output_tokens: z.number().nullish(),
+  cache_read_input_tokens: z.number().nullish(),
+  cache_creation_input_tokens: z.number().nullish(),
+});
 
-interface AnthropicUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  cache_read_input_tokens?: number | null;
-  cache_creation_input_tokens?: number | null;
-}
+const streamEventSchema = z.object({
+  type: z.string().optional(),
+  index: z.number().int().optional(),
+  message: z.object({ usage: usageSchema.nullish() }).nullish(),
+  content_block: z.object({ type: z.string().optional(), id: z.string().optional(), name: z.string().optional(), text: z.string().optional(), thinking: z.string().optional() }).nullish(),
+  delta: z.object({ type: z.string().optional(), text: z.string().optional(), partial_json: z.string().optional(), thinking: z.string().optional(), stop_reason: z.string().nullish() }).nullish(),
+  usage: usageSchema.nullish(),
+  error: z.object({ type: z.string().optional(), message: z.string().optional() }).nullish(),
+});
+
+type StreamEvent = z.infer<typeof streamEventSchema>;
+type AnthropicUsage = z.infer<typeof usageSchema>;
 
 /** Anthropic error types that mean the service, not the request, failed: worth a fallback (status ≥ 500). */
 const STREAM_ERROR_STATUS: Record<string, number> = { overloaded_error: 529, api_error: 500, rate_limit_error: 429 };
@@ -58,6 +68,17 @@ export class AnthropicModel implements ChatModel {
   constructor(private readonly options: AnthropicOptions) {
     this.id = options.id;
     this.contextLength = options.contextLength;
+  }
+
+  describe(): ModelDescription {
+    return {
+      kind: 'remote',
+      provider: this.options.provider ?? 'anthropic',
+      model: this.options.model,
+      ...(this.contextLength === undefined ? {} : { contextLength: this.contextLength }),
+      // Hearth's messages carry no image blocks yet.
+      capabilities: { tools: 'native', images: false },
+    };
   }
 
   async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ModelEvent, void, undefined> {
@@ -135,13 +156,19 @@ export class AnthropicModel implements ChatModel {
   }
 
   private parse(data: string): StreamEvent {
+    let json: unknown;
     try {
-      const event = JSON.parse(data) as StreamEvent;
-      if (event && typeof event === 'object') return event;
+      json = JSON.parse(data);
     } catch (err) {
       throw new HearthError('model_bad_response', `${this.id} sent a stream event that is not JSON: ${data.slice(0, 200)}`, { cause: err });
     }
-    throw this.badResponse(`unexpected stream event ${data.slice(0, 200)}`);
+    if (!json || typeof json !== 'object' || Array.isArray(json)) throw this.badResponse(`unexpected stream event ${data.slice(0, 200)}`);
+    const parsed = streamEventSchema.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`).join('; ');
+      throw this.badResponse(`an event of the wrong shape (${issues}): ${data.slice(0, 200)}`);
+    }
+    return parsed.data;
   }
 
   private badResponse(what: string): HearthError {

@@ -5,9 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { basename } from 'node:path';
 import { abortError, HearthError } from '../../errors.js';
 import { assertGgufFile } from './gguf-file.js';
-import type { ChatModel, ChatRequest, ModelEvent } from '../types.js';
+import type { ChatModel, ChatRequest, ModelDescription, ModelEvent } from '../types.js';
 import { withTextToolCalls } from '../text-tool-calls.js';
 import { chooseToolCallFormat } from '../tool-call-formats/index.js';
 import type { HostErrorCode, HostEvent, LoadedInfo } from '../../../shared/model-host-protocol.js';
@@ -77,6 +78,21 @@ export class LocalModel implements ChatModel {
 
   get contextLength(): number {
     return this.loadedInfo?.contextSize ?? this.options.contextSize;
+  }
+
+  describe(): ModelDescription {
+    const info = this.loadedInfo;
+    const template = info?.formatHints?.chatTemplate;
+    return {
+      kind: 'local',
+      provider: 'local',
+      model: basename(this.options.modelPath),
+      contextLength: this.contextLength,
+      // The host prompts the tools in the model's own format and reads the calls it writes (text, grammar-constrained for Hermes).
+      capabilities: { tools: 'text', images: false, ...(template === undefined ? {} : { reasoning: template.includes('<think>') }) },
+      file: this.options.modelPath,
+      ...(info === undefined ? {} : { device: info.gpu === false ? 'cpu' : 'gpu' }),
+    };
   }
 
   /** GPU/threads/context actually in use, once loaded (for `hearth doctor`). */

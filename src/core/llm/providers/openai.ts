@@ -1,9 +1,10 @@
+import { z } from 'zod';
 import { HearthError } from '../../errors.js';
 import { openStreamingPost, providerErrorMessage, type HttpRetryOptions } from '../http.js';
 import { withReasoningTags } from '../reasoning-tags.js';
 import { parseSse } from '../sse.js';
 import { mintCallId, withTextToolCalls } from '../text-tool-calls.js';
-import type { ChatMessage, ChatModel, ChatRequest, FinishReason, ModelEvent, ToolCall, Usage } from '../types.js';
+import type { ChatMessage, ChatModel, ChatRequest, FinishReason, ModelDescription, ModelEvent, ToolCall, Usage } from '../types.js';
 
 /**
  * Any OpenAI-compatible chat-completions endpoint: OpenAI, OpenRouter, Ollama, vLLM, LM Studio,
@@ -19,34 +20,60 @@ export interface OpenAICompatibleOptions extends HttpRetryOptions {
   baseUrl: string;
   /** The model name the server expects. */
   model: string;
+  /** The configured provider name (`openai`, `ollama`, `openrouter`, …); default `openai`. */
+  provider?: string;
   /** Omitted for local servers that need no key. */
   apiKey?: string;
   headers?: Record<string, string>;
   contextLength?: number;
 }
 
-interface ToolCallDelta {
-  index?: number;
-  id?: string;
-  function?: { name?: string; arguments?: string };
-}
+/*
+ * The wire shapes, parsed (not cast): every field a server may leave out or send as null is nullish,
+ * unknown fields are ignored, and a field of the wrong type is a `model_bad_response` naming it.
+ */
+const toolCallDeltaSchema = z.object({
+  index: z.number().int().nonnegative().nullish(),
+  id: z.string().nullish(),
+  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+});
 
-interface ChunkUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number } | null;
-}
+/** Content is a string; a few servers send an array of parts instead (only text parts carry anything here). */
+const contentSchema = z
+  .union([z.string(), z.array(z.object({ type: z.string(), text: z.string().nullish() }))])
+  .nullish()
+  .transform((content) => (Array.isArray(content) ? content.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('') : content));
 
-interface CompletionChunk {
-  choices?: Array<{
-    delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: ToolCallDelta[] };
-    /** Present instead of `delta` when a server ignores `stream: true` and answers with one JSON object. */
-    message?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: ToolCallDelta[] };
-    finish_reason?: string | null;
-  }>;
-  usage?: ChunkUsage | null;
-  error?: unknown;
-}
+const messageDeltaSchema = z.object({
+  content: contentSchema,
+  reasoning_content: z.string().nullish(),
+  reasoning: z.string().nullish(),
+  tool_calls: z.array(toolCallDeltaSchema).nullish(),
+});
+
+const chunkUsageSchema = z.object({
+  prompt_tokens: z.number().nullish(),
+  completion_tokens: z.number().nullish(),
+  prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+});
+
+const completionChunkSchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        delta: messageDeltaSchema.nullish(),
+        /** Present instead of `delta` when a server ignores `stream: true` and answers with one JSON object. */
+        message: messageDeltaSchema.nullish(),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+  usage: chunkUsageSchema.nullish(),
+});
+
+type ToolCallDelta = z.infer<typeof toolCallDeltaSchema>;
+type ChunkUsage = z.infer<typeof chunkUsageSchema>;
+type CompletionChunk = z.infer<typeof completionChunkSchema>;
 
 export class OpenAICompatibleModel implements ChatModel {
   readonly id: string;
@@ -55,6 +82,17 @@ export class OpenAICompatibleModel implements ChatModel {
   constructor(private readonly options: OpenAICompatibleOptions) {
     this.id = options.id;
     this.contextLength = options.contextLength;
+  }
+
+  describe(): ModelDescription {
+    return {
+      kind: 'remote',
+      provider: this.options.provider ?? 'openai',
+      model: this.options.model,
+      ...(this.contextLength === undefined ? {} : { contextLength: this.contextLength }),
+      // Hearth's messages carry no image parts yet, whatever the server could take.
+      capabilities: { tools: 'native', images: false },
+    };
   }
 
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
@@ -120,27 +158,32 @@ export class OpenAICompatibleModel implements ChatModel {
   }
 
   private parseChunk(data: string): CompletionChunk {
-    let chunk: CompletionChunk;
+    let json: unknown;
     try {
-      chunk = JSON.parse(data) as CompletionChunk;
+      json = JSON.parse(data);
     } catch (err) {
       throw new HearthError('model_bad_response', `${this.id} sent a stream event that is not JSON: ${data.slice(0, 200)}`, {
         cause: err,
       });
     }
-    if (!chunk || typeof chunk !== 'object') {
+    if (!json || typeof json !== 'object' || Array.isArray(json)) {
       throw new HearthError('model_bad_response', `${this.id} sent an unexpected stream event: ${data.slice(0, 200)}`);
     }
-    if (chunk.error !== undefined) {
+    if ('error' in json && json.error !== undefined && json.error !== null) {
       // Mid-stream errors (OpenRouter, vLLM) arrive as an event carrying `error` instead of choices.
-      const message = providerErrorMessage(JSON.stringify({ error: chunk.error }));
-      const code = (chunk.error as { code?: unknown } | null)?.code;
+      const message = providerErrorMessage(JSON.stringify({ error: json.error }));
+      const code = typeof json.error === 'object' && 'code' in json.error ? json.error.code : undefined;
       const status = typeof code === 'number' ? code : 500;
       throw new HearthError('model_http', `${this.id} reported an error mid-response: ${message}`, {
         details: { status, providerMessage: message },
       });
     }
-    return chunk;
+    const parsed = completionChunkSchema.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`).join('; ');
+      throw new HearthError('model_bad_response', `${this.id} sent a stream event of the wrong shape (${issues}): ${data.slice(0, 200)}`);
+    }
+    return parsed.data;
   }
 }
 
