@@ -95,8 +95,8 @@ export async function startHearthUnderTest(options: HearthUnderTestOptions): Pro
     }
   } catch (error) {
     await Promise.all(servers.map((s) => s.close()));
-    await service.close();
-    await perTokenService.close();
+    await service.dispose();
+    await perTokenService.dispose();
     await engine.dispose();
     await model.close();
     throw error;
@@ -111,8 +111,8 @@ export async function startHearthUnderTest(options: HearthUnderTestOptions): Pro
     async close() {
       await server.close();
       await perTokenServer.close();
-      await service.close();
-      await perTokenService.close();
+      await service.dispose();
+      await perTokenService.dispose();
       await engine.dispose();
       await model.close();
       rmSync(root, { recursive: true, force: true });

@@ -81,7 +81,7 @@ describe('the bundled starter skills', () => {
       expect(listed).toEqual(kept);
       expect(existsSync(join(app.home, 'skills', removed))).toBe(false);
     } finally {
-      await service.close();
+      await service.dispose();
       await engine.dispose();
       await app.server.close().catch(() => undefined);
     }

@@ -101,7 +101,7 @@ describe('changing the model while Hearth runs', () => {
       await surface.handlers['models.use']({ path: join(app.home, 'models', 'hermes.gguf') });
       expect((await surface.handlers['app.status']({})).needsSetup).toBe(false);
     } finally {
-      await surface.close();
+      await surface.dispose();
     }
     expect(app.engine.models.chat.id).toBe(`local:${join(app.home, 'models', 'hermes.gguf')}`);
     expect(app.events.some((e) => e.channel === 'status' && !e.status.needsSetup)).toBe(true);

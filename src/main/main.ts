@@ -6,11 +6,11 @@
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, globalShortcut, ipcMain, Menu, nativeImage, Notification, powerMonitor, protocol, session, shell, Tray, utilityProcess } from 'electron';
-import type { AppService } from '../core/app/service.js';
 import { dispatch } from '../core/app/dispatch.js';
 import { openAppService } from '../core/app/open-app-service.js';
-import { openEngine, type Engine } from '../core/engine.js';
+import { openEngine } from '../core/engine.js';
 import { errorMessage } from '../core/errors.js';
+import { DisposalStack } from '../core/lifecycle.js';
 import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL, ROUTES, type UiEvent } from '../shared/contract.js';
 import { SHELL_INVOKE_CHANNEL, SHELL_ROUTES } from '../shared/shell-contract.js';
 import { APP_SCHEME, QUICK_PROMPT_PAGE_URL } from './app-origin.js';
@@ -65,9 +65,22 @@ const quickPrompt = new QuickPromptController({
   showMainOnSession: (sessionId) => mainWindow.showSession(sessionId),
 });
 
-let running: { engine: Engine; service: AppService; shortcut: QuickPromptShortcut; approvals: ApprovalSurface } | null = null;
+/** What `start` opened, closed in reverse at quit (and at once when start-up fails half-way). */
+let running: DisposalStack | null = null;
 
 async function start(): Promise<void> {
+  const stack = new DisposalStack();
+  try {
+    await startOn(stack);
+  } catch (err) {
+    await stack.dispose().catch((disposeErr: unknown) => log(`Closing after a failed start was not clean: ${errorMessage(disposeErr)}`));
+    throw err;
+  }
+  running = stack;
+  if (!process.argv.includes(HIDDEN_START_ARG)) mainWindow.show();
+}
+
+async function startOn(stack: DisposalStack): Promise<void> {
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ rootDir: paths.renderer, onRefused: (url, reason) => log(`Refused ${url.slice(0, 200)}: ${reason}`) }));
   denyAllPermissions(session.defaultSession, log);
   const navigation = { openExternal: (url: string) => shell.openExternal(url), log };
@@ -75,20 +88,25 @@ async function start(): Promise<void> {
 
   // The model and embedding hosts run as utilityProcesses: with the RunAsNode fuse off, child_process.fork of the
   // app binary would not start Node.
-  const engine = await openEngine({
-    env: process.env,
-    workspace: homedir(),
-    onWarning: log,
-    hostSpawners: { model: utilityHostSpawner(utilityProcess.fork, 'main'), embed: utilityHostSpawner(utilityProcess.fork, 'embed-main') },
-  });
+  const engine = stack.use(
+    await openEngine({
+      env: process.env,
+      workspace: homedir(),
+      onWarning: log,
+      hostSpawners: { model: utilityHostSpawner(utilityProcess.fork, 'main'), embed: utilityHostSpawner(utilityProcess.fork, 'embed-main') },
+    }),
+  );
   const service = openAppService(engine, { source: 'desktop', env: process.env });
-  const shortcut = new QuickPromptShortcut(globalShortcut, () => quickPrompt.toggle(), (message) => notify('Hearth shortcut', message));
-  const call = async (route: string, input: unknown) => {
-    const result = await dispatch(service.handlers, route, input, { onInternalError: (err) => log(`Route ${route} failed: ${errorMessage(err)}`) });
-    // A new shortcut takes effect at once: unregister the old one, register the new one.
-    if (result.ok && route === 'settings.update') shortcut.apply(ROUTES['settings.get'].output.parse(result.output).quickPromptShortcut);
-    return result;
-  };
+  // Turns are interrupted and downloads paused before the engine closes.
+  stack.use(service);
+  const shortcut = stack.use(new QuickPromptShortcut(globalShortcut, () => quickPrompt.toggle(), (message) => notify('Hearth shortcut', message)));
+  // A new shortcut takes effect at once, from settings or a hand edit of config.yaml: the old one is unregistered.
+  stack.defer(
+    engine.config.onChange((next, previous) => {
+      if (next.ui.quick_prompt_shortcut !== previous.ui.quick_prompt_shortcut) shortcut.apply(next.ui.quick_prompt_shortcut);
+    }),
+  );
+  const call = (route: string, input: unknown) => dispatch(service.handlers, route, input, { onInternalError: (err) => log(`Route ${route} failed: ${errorMessage(err)}`) });
   ipcMain.handle(IPC_INVOKE_CHANNEL, createIpcRouter({ routes: ROUTES, dispatch: call, log }));
   ipcMain.handle(
     SHELL_INVOKE_CHANNEL,
@@ -105,12 +123,12 @@ async function start(): Promise<void> {
   );
 
   const watching = (): boolean => mainWindow.isAttentive() || quickPrompt.visible;
-  const approvals = new ApprovalSurface({
+  const approvals = stack.use(new ApprovalSurface({
     isWindowAttentive: watching,
     showDialog: nativeApprovalDialog((options) => dialog.showMessageBox(options)),
     answer: (id, choice) => call('approvals.answer', { id, choice }),
     log,
-  });
+  }));
   const notifyBackground = createBackgroundNotifier({ isUserWatching: watching, notify: (n) => notify(n.title, n.body, () => mainWindow.showSession(n.sessionId)) });
   const forward = createEventForwarder<UiEvent>(IPC_EVENT_CHANNEL, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
   service.onEvent((event) => {
@@ -156,20 +174,14 @@ async function start(): Promise<void> {
     const configHome = process.env.XDG_CONFIG_HOME ?? `${homedir()}/.config`;
     applyLaunchAtLogin(app, launchAtLogin, { platform: process.platform, executable: process.env.APPIMAGE ?? process.execPath, configHome });
   }
-  running = { engine, service, shortcut, approvals };
-  if (!process.argv.includes(HIDDEN_START_ARG)) mainWindow.show();
 }
 
 /** Quit: windows may close now; the engine closes before the process exits (turns interrupted, store closed). */
 let stopping: Promise<void> | null = null;
 async function stop(): Promise<void> {
-  if (!running) return;
-  const { engine, service, shortcut, approvals } = running;
+  const stack = running;
   running = null;
-  shortcut.dispose();
-  approvals.dispose();
-  await service.close();
-  await engine.dispose();
+  await stack?.dispose();
 }
 
 if (claimSingleInstance(app, () => mainWindow.show())) {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { openAppService } from '../core/app/open-app-service.js';
 import { openEngine } from '../core/engine.js';
 import { errorMessage } from '../core/errors.js';
+import { DisposalStack } from '../core/lifecycle.js';
 import { redactingLogger, redactorFromEnvironment, type Redactor } from '../core/safety/secrets/redact.js';
 import { openBrowser } from './open-browser.js';
 import { DEFAULT_WEB_PORT, launchToken } from './launch-address.js';
@@ -51,33 +52,33 @@ async function serve(options: ServeOptions): Promise<number> {
   const envRedactor = redactorFromEnvironment(process.env);
   let redactor: Pick<Redactor, 'redact'> = envRedactor;
   const err = redactingLogger({ redact: (text) => redactor.redact(text) }, (line) => process.stderr.write(`${line}\n`));
-  const engine = await openEngine({
+  // Everything this process opens goes on one stack and closes in reverse: the web server, the app service, the engine.
+  const stack = new DisposalStack();
+  const engine = stack.use(await openEngine({
     env: process.env,
     workspace: options.workspace,
     yolo: options.yolo,
     overrides: Object.fromEntries(Object.entries(options.overrides).filter(([, v]) => v !== undefined)),
     onWarning: (message) => err(`warning: ${message}`),
-  });
+  }));
   redactor = engine.safety.redactor ?? envRedactor;
   const app = openAppService(engine, { source: 'web', env: process.env });
-  const shutdown = async () => {
-    await app.close();
-    await engine.dispose();
-  };
+  stack.use(app);
   let server;
   try {
     const { token, note } = launchToken({ rotate: options.newToken });
     if (note !== null) err(note);
     server = await listenOn(options.port, (port) => startWebServer({ service: app, port, token, staticDir: RENDERER_DIR, log: err }), err);
   } catch (e) {
-    await shutdown();
+    await stack.dispose();
     throw e;
   }
+  const running = server;
+  stack.defer(() => running.close());
   process.stdout.write(`${server.url}\n`);
   err(`Hearth is serving its interface on 127.0.0.1:${server.port}. Keep the address private: the token in it opens your sessions. Ctrl+C stops.`);
   if (options.open) openBrowser(server.url, err);
 
-  const running = server;
   await new Promise<void>((resolve) => {
     let stopAskedAt: number | null = null;
     const onSignal = () => {
@@ -94,8 +95,7 @@ async function serve(options: ServeOptions): Promise<number> {
     process.on('SIGTERM', onSignal);
   });
   err('Stopping…');
-  await running.close();
-  await shutdown();
+  await stack.dispose();
   return 0;
 }
 

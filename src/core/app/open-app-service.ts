@@ -6,7 +6,7 @@ import { createAppService, type AppService } from './service.js';
 /**
  * The app service with its model manager, as both surfaces (Electron main and `hearth serve`) run it. The
  * models' download progress goes out through the service, which needs the model routes first: hence the
- * late binding. `close()` stops turns, then pauses downloads (their .part files are kept for resume).
+ * late binding. `dispose()` stops turns, then pauses downloads (their .part files are kept for resume).
  */
 export function openAppService(engine: Engine, options: { source: AppSource; env: NodeJS.ProcessEnv; gpuMemory?: () => Promise<{ totalBytes: number; freeBytes: number } | null> }): AppService {
   let service: AppService | null = null;
@@ -32,8 +32,8 @@ export function openAppService(engine: Engine, options: { source: AppSource; env
   let closing: Promise<void> | null = null;
   return {
     ...app,
-    close: () => {
-      closing ??= app.close().finally(() => models.close());
+    dispose: () => {
+      closing ??= app.dispose().finally(() => models.close());
       return closing;
     },
   };

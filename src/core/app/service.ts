@@ -32,8 +32,8 @@ export interface AppService {
   handlers: RouteHandlers;
   onEvent(listener: UiEventListener): () => void;
   emit(event: UiEvent): void;
-  /** Interrupts turns started through this service and stops events. The engine stays open: its owner closes it. */
-  close(): Promise<void>;
+  /** Interrupts turns started through this service and stops events. The engine stays open: its owner disposes it. */
+  dispose(): Promise<void>;
 }
 
 export function createAppService(engine: Engine, options: AppServiceOptions): AppService {
@@ -68,7 +68,7 @@ export function createAppService(engine: Engine, options: AppServiceOptions): Ap
     handlers,
     onEvent: (listener) => events.on(listener),
     emit: (event) => events.emit(event),
-    close: () => {
+    dispose: () => {
       closing ??= chat.close().finally(() => events.close());
       return closing;
     },
