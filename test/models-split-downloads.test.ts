@@ -11,6 +11,7 @@ import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isHearthError } from '../src/core/errors.js';
 import { LocalModel } from '../src/core/llm/providers/local.js';
+import { estimateModelFit } from '../src/core/models/fit-estimate.js';
 import { ModelDownloads, type DownloadStatus } from '../src/core/models/model-downloads.js';
 import { modelSizeOf } from '../src/core/models/model-size.js';
 import { parseModelSource } from '../src/core/models/model-source.js';
@@ -181,5 +182,22 @@ describe('split GGUF models', () => {
     expect(parsed.kind === 'remote' && parsed.parts.map((p) => p.url)).toEqual([1, 2, 3].map((i) => `https://huggingface.co/o/r/resolve/main/q4/big-0000${i}-of-00003.gguf`));
     const remote = parseModelSource(server.url(`/plain/${parts[0]!.name}`), { env: {} });
     await expect(modelSizeOf(remote, {})).resolves.toEqual({ sizeBytes: totalBytes, origin: 'server' });
+  });
+});
+
+describe('split GGUF fit estimate', () => {
+  it('reads the header of every part over HTTP (ranges only) before a download, so the estimate covers the whole model', async () => {
+    // Would catch: the estimate falling back to the file size for split models (or sizing the first part only).
+    const fit = await estimateModelFit({
+      location: server.url(`/plain/${parts[0]!.name}`),
+      fileBytes: totalBytes,
+      contextTokens: 1024,
+      machine: { freeRamBytes: 8e9, totalRamBytes: 16e9, gpu: null },
+    });
+    expect(fit.detail).not.toMatch(/file size alone/);
+    expect(fit.fits).toBe(true);
+    const read = new Set(server.requests.map((r) => basename(r.path)));
+    expect(parts.every((p) => read.has(p.name))).toBe(true);
+    expect(server.requests.every((r) => r.range !== undefined)).toBe(true);
   });
 });
