@@ -89,7 +89,7 @@ describe('ChatModel.describe()', () => {
     expect(chain.describe().provider).toBe('ollama');
     const { error } = await outcome(chain);
     expect(error).toBeUndefined();
-    expect(chain.describe()).toMatchObject({ provider: 'openrouter', contextLength: 8000 });
+    expect(chain.describe()).toMatchObject({ provider: 'openrouter', contextLength: 8000, fallbacks: 1 });
 
     const switchable = new SwitchableModel(down);
     expect(switchable.describe().provider).toBe('ollama');

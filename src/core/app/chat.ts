@@ -130,15 +130,15 @@ export class ChatController {
   }
 }
 
-/** A local model reports where it runs once loaded; a remote one runs elsewhere. */
+/** A local model reports where it runs once loaded; a remote one runs elsewhere (a fallback chain: the link answering now). */
 function deviceOf(model: ChatModel): 'gpu' | 'cpu' | 'remote' | 'unknown' {
-  if (!model.id.startsWith('local:')) return model.id.startsWith('fallback(') ? 'unknown' : 'remote';
-  const info = 'info' in model && typeof model.info === 'function' ? (model.info as () => { gpu: string | false } | undefined)() : undefined;
-  if (info === undefined) return 'unknown';
-  return info.gpu === false ? 'cpu' : 'gpu';
+  const description = model.describe();
+  if (description.kind === 'remote') return 'remote';
+  return description.device ?? 'unknown';
 }
 
 /** Only a local model whose file is missing, with nothing to fall back to: the first-run case. */
 function needsSetup(model: ChatModel): boolean {
-  return model.id.startsWith('local:') && !existsSync(model.id.slice('local:'.length));
+  const description = model.describe();
+  return description.kind === 'local' && description.file !== undefined && (description.fallbacks ?? 0) === 0 && !existsSync(description.file);
 }

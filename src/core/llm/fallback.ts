@@ -61,7 +61,7 @@ export class FallbackChain implements ChatModel {
 
   /** The link answering now: the one that served (or is serving) the latest request; the first before any. */
   describe(): ModelDescription {
-    return this.active.describe();
+    return { ...this.active.describe(), fallbacks: this.models.length - 1 };
   }
 
   async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ModelEvent, void, undefined> {

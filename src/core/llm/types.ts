@@ -89,6 +89,8 @@ export interface ModelDescription {
   file?: string;
   /** Local only, once loaded: where it runs. Undefined while it has not loaded yet. */
   device?: 'gpu' | 'cpu';
+  /** Set by a fallback chain: how many other models it would try if this one failed. */
+  fallbacks?: number;
 }
 
 export interface ChatModel {
