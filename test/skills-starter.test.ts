@@ -10,6 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAppService } from '../src/core/app/service.js';
 import { openEngine } from '../src/core/engine.js';
 import { scanForInjection } from '../src/core/safety/injection/scan.js';
+import { loadSkillLibrary } from '../src/core/skills/library.js';
+import { rankSkills } from '../src/core/skills/relevance.js';
 import { installStarterSkills, STARTER_MARKER, starterSkillsDir, starterSkillsEnabled } from '../src/core/skills/starter.js';
 import { validateSkillDir } from '../src/core/skills/validate.js';
 import { modelsUnavailableForTests, startAppHarness, type AppHarness } from './fixtures/app-engine.js';
@@ -51,6 +53,22 @@ describe('the bundled starter skills', () => {
       const scan = scanForInjection(readFileSync(join(dir, 'SKILL.md'), 'utf8'), { source: 'skill' });
       expect(scan.verdict, `${name}: ${JSON.stringify(scan.findings)}`).toBe('clean');
     }
+  });
+
+  it('each is the top match for the everyday request it is for, and none answers an unrelated one', () => {
+    // Catches starter skills whose descriptions overlap (the wrong one offered) or match everything (offered always).
+    const { skills } = loadSkillLibrary([{ path: starterSkillsDir(), scope: 'user', label: 'skills-starter' }]);
+    const requests: Record<string, string> = {
+      'commit-message': 'write a commit message for my staged changes',
+      'document-notes': 'summarise this long report into notes',
+      'review-diff': 'can you review this pull request',
+      'debug-failing-test': 'my test fails in CI with an assertion error',
+    };
+    for (const [name, request] of Object.entries(requests)) {
+      if (!shipped.includes(name)) continue;
+      expect(rankSkills(skills, request)[0]?.skill.name, request).toBe(name);
+    }
+    expect(rankSkills(skills, 'what is the capital of France')).toEqual([]);
   });
 
   it('a fresh home gets them on the engine\'s first start, listed by skills.list and recorded as bundled', async () => {
