@@ -1,6 +1,6 @@
 import { ConfigService } from '../core/config/config-service.js';
 import { resolveHome } from '../core/config/home.js';
-import { openStoreServices, type StoreServices } from '../core/engine/store-services.js';
+import type { StoreServices } from '../core/engine/store-services.js';
 import type { CliIO } from './io.js';
 
 /**
@@ -12,20 +12,20 @@ export function cliConfig(io: CliIO, prefix = 'warning: '): ConfigService {
   return new ConfigService(resolveHome(io.env), { onWarning: (message) => io.err(`${prefix}${message}\n`) });
 }
 
-/** The store-only composition for this command's home and working folder; dispose it when the command ends. */
-export function openCliStore(io: CliIO): StoreServices {
-  return openStoreServices({
+/**
+ * Runs `body` over the store-only composition for this command's home and working folder, and disposes it
+ * afterwards, whatever happened. Imported when called: a command that may not need the store (`hearth approvals
+ * check`) does not pay for loading it.
+ */
+export async function withCliStore<T>(io: CliIO, body: (services: StoreServices) => Promise<T> | T): Promise<T> {
+  const { openStoreServices } = await import('../core/engine/store-services.js');
+  const services = openStoreServices({
     env: io.env,
     workspace: io.cwd,
     // As the commands always did: $HOME, where a test points it, before the OS's idea of it.
     ...(io.env.HOME?.trim() ? { userHome: io.env.HOME.trim() } : {}),
-    onWarning: (message) => io.err(`warning: ${message}\n`),
+    config: cliConfig(io),
   });
-}
-
-/** Runs `body` over the store-only composition and disposes it afterwards, whatever happened. */
-export async function withCliStore<T>(io: CliIO, body: (services: StoreServices) => Promise<T> | T): Promise<T> {
-  const services = openCliStore(io);
   try {
     return await body(services);
   } finally {
