@@ -8,7 +8,7 @@ import { DisposalStack, buildWithStack } from '../src/core/lifecycle.js';
 import { freshHomeEnv } from './fixtures/cli.js';
 
 /**
- * One disposal stack for everything the engine opens (decision 0020): a start-up that fails half-way closes what it
+ * One disposal stack for everything the engine opens (decision 0022): a start-up that fails half-way closes what it
  * had opened, and `dispose()` closes the rest in reverse. The engine tests run the real composition (encrypted
  * store, tools, approvals, learning) on a fresh HEARTH_HOME; the model points at a port nobody listens on, which is
  * fine because no message is sent.

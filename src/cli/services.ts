@@ -4,7 +4,7 @@ import type { StoreServices } from '../core/engine/store-services.js';
 import type { CliIO } from './io.js';
 
 /**
- * What a command that starts no model runs on (decision 0020): config.yaml through the same ConfigService the
+ * What a command that starts no model runs on (decision 0022): config.yaml through the same ConfigService the
  * engine uses, and for store-only commands the light composition (config, store, learned data). Warnings from
  * loading go to stderr, so output stays clean for scripts.
  */

@@ -58,7 +58,7 @@ export interface ToolsService {
 
 /**
  * Hearth as every surface runs it: a few named services over one HEARTH_HOME, built in one place (`openEngine`)
- * and disposed as one stack (decision 0020).
+ * and disposed as one stack (decision 0022).
  */
 export interface Engine {
   home: string;

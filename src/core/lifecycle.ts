@@ -1,11 +1,11 @@
 /**
- * One lifecycle primitive for everything Hearth opens (decision 0020): a resource, once created, is pushed on a
+ * One lifecycle primitive for everything Hearth opens (decision 0022): a resource, once created, is pushed on a
  * stack; `dispose()` releases them in reverse order, so what was built last (and may use what came before) goes
  * first. A composition root that fails half-way disposes its stack and rethrows, so nothing it had already
  * opened (a model host process, a store, a container) outlives the failure.
  *
- * Our own rather than `AsyncDisposableStack` (not in Node 20) or lifecycle-utils' `AsyncDisposeAggregator`
- * (which stops at the first failing disposer): every disposer runs, and every failure is reported.
+ * Our own rather than `AsyncDisposableStack` (not in Node 20) or lifecycle-utils' `AsyncDisposeAggregator` (which
+ * disposes in the order things were added, and reports only the first failure): last-created first, every failure.
  */
 export type Disposer = () => void | Promise<void>;
 

@@ -14,7 +14,7 @@ type SettingsPatch = ParsedInput<'settings.update'>;
 /**
  * Settings live in config.yaml, behind the engine's ConfigService: read as the file is now (an edit made by hand
  * or by `hearth setup` while the app runs is seen), changed through its one read-modify-write, so such an edit is
- * not overwritten. The services follow the change themselves (decision 0020): models and API keys apply to the
+ * not overwritten. The services follow the change themselves (decision 0022): models and API keys apply to the
  * next message, tool toggles to sessions started from now on, approvals and UI preferences at once.
  *
  * API keys go to the OS keychain only (`provider:<name>`): never into config.yaml, never back to a UI,
