@@ -3,11 +3,13 @@
  * sequences, and answers protocol messages. Every incoming message is validated; a bad one gets an
  * `error` reply and the host carries on.
  */
-import { InsufficientMemoryError, type GbnfJsonSchema, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel, type Token } from 'node-llama-cpp';
+import { InsufficientMemoryError, type GbnfJsonSchema, type Llama, type LlamaContext, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from 'node-llama-cpp';
 import { describe, LlamaRuntime } from './llama-runtime.js';
 import { parseRequest } from './invalid-request.js';
 import { hostRequestSchema, type GenerateRequest, type HostErrorCode, type HostEvent, type LoadedInfo, type LoadRequest, type MessageTransport } from '../shared/model-host-protocol.js';
-import { generateResponse } from './generate-response.js';
+import { generateResponse, type ResponseResult, type ResponseSink } from './generate-response.js';
+import { generateWithWrapper } from './generate-with-wrapper.js';
+import { choosePromptFamily, forcingFunctionCalls, toChatHistory, toFunctions, wrapperPromptTokens, type PromptFamily } from './family-prompt.js';
 import { renderHermesPrompt, TOOL_CALL_OPEN } from './hermes-prompt.js';
 import { SessionPool, SessionPoolExhaustedError, type SlotState } from './session-pool.js';
 import { boundNumberRules, toolCallGrammarSchema } from './tool-call-schema.js';
@@ -20,6 +22,14 @@ interface Loaded {
   context: LlamaContext;
   pool: SessionPool;
   info: LoadedInfo;
+  /** Hermes prompt, or the model's own chat wrapper: chosen once at load, so a session's prompt never changes format. */
+  family: PromptFamily;
+}
+
+/** A request's prompt, rendered, and how to generate the response to it on a sequence. */
+interface PreparedPrompt {
+  tokens: Token[];
+  generate(sequence: LlamaContextSequence, maxTokens: number, signal: AbortSignal, sink: ResponseSink): Promise<ResponseResult>;
 }
 
 /**
@@ -170,7 +180,7 @@ export class ModelHost {
         params: model.fileInsights.totalParameters,
         formatHints: formatHints(model),
       };
-      this.loaded = { modelPath: req.modelPath, model, context, pool: new SessionPool(context), info };
+      this.loaded = { modelPath: req.modelPath, model, context, pool: new SessionPool(context), info, family: choosePromptFamily(model) };
       this.send({ type: 'loaded', info });
     } catch (err) {
       this.send({ type: 'load_error', message: `Could not load ${req.modelPath}: ${await this.runtime.describeLoadFailure(err)}` });
@@ -212,6 +222,29 @@ export class ModelHost {
       this.grammars.set(key, grammar);
     }
     return grammar;
+  }
+
+  /** The request's prompt in the loaded model's family format, and the generation that goes with it. */
+  private async prepare(loaded: Loaded, llama: Llama, req: GenerateRequest): Promise<PreparedPrompt> {
+    const { model, family } = loaded;
+    const sampling = { temperature: req.temperature, seed: req.seed };
+    if (family.kind === 'wrapper') {
+      const functions = req.toolChoice === 'none' ? undefined : toFunctions(req.tools);
+      const history = toChatHistory(req.messages);
+      const tokens = wrapperPromptTokens(model, family.wrapper, history, functions);
+      const wrapper = req.toolChoice === 'required' ? forcingFunctionCalls(family.wrapper) : family.wrapper;
+      return {
+        tokens,
+        generate: (sequence, maxTokens, signal, sink) => generateWithWrapper({ sequence, wrapper, history, functions, promptTokens: tokens, maxTokens, ...sampling, signal }, sink),
+      };
+    }
+    const tokens = this.tokenizePrompt(model, req);
+    const grammar = req.tools.length > 0 && req.toolChoice !== 'none' ? await this.grammarFor(llama, req.tools) : undefined;
+    return {
+      tokens,
+      generate: (sequence, maxTokens, signal, sink) =>
+        generateResponse({ model, sequence, promptTokens: tokens, toolChoice: req.toolChoice, toolCallGrammar: grammar, maxTokens, ...sampling, signal }, sink),
+    };
   }
 
   private tokenizePrompt(model: LlamaModel, req: GenerateRequest): Token[] {
@@ -270,29 +303,16 @@ export class ModelHost {
     }
     const last: HostEvent[] = [];
     try {
-      const promptTokens = this.tokenizePrompt(loaded.model, req);
+      const prompt = await this.prepare(loaded, llama, req);
+      const promptTokens = prompt.tokens;
       if (promptTokens.length >= sequence.contextSize) {
         last.push(error('context_overflow', `The prompt is ${promptTokens.length} tokens but the context holds ${sequence.contextSize}.`));
         return;
       }
-      const grammar = req.tools.length > 0 && req.toolChoice !== 'none' ? await this.grammarFor(llama, req.tools) : undefined;
-      const result = await generateResponse(
-        {
-          model: loaded.model,
-          sequence,
-          promptTokens,
-          toolChoice: req.toolChoice,
-          toolCallGrammar: grammar,
-          maxTokens: Math.min(req.maxTokens, sequence.contextSize - promptTokens.length),
-          temperature: req.temperature,
-          seed: req.seed,
-          signal: request.controller.signal,
-        },
-        {
-          text: (delta) => this.send({ type: 'text', requestId, delta }),
-          toolCall: (call) => this.send({ type: 'tool_call', requestId, call }),
-        },
-      );
+      const result = await prompt.generate(sequence, Math.min(req.maxTokens, sequence.contextSize - promptTokens.length), request.controller.signal, {
+        text: (delta) => this.send({ type: 'text', requestId, delta }),
+        toolCall: (call) => this.send({ type: 'tool_call', requestId, call }),
+      });
       if (request.unloading) {
         last.push(error('not_loaded', 'The model was unloaded while this response was generating (another model is loading, or the host is shutting down).'));
         return;
