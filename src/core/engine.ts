@@ -2,7 +2,7 @@ import { AgentHost } from './agent/host.js';
 import { CheckpointManager } from './checkpoints/manager.js';
 import { CheckpointStore } from './checkpoints/store.js';
 import { ConfigService } from './config/config-service.js';
-import { resolveHome } from './config/home.js';
+import { ensureHome, resolveHome } from './config/home.js';
 import { createModelsService, type ModelsService } from './engine/models-service.js';
 import { createSafetyService, type SafetyService } from './engine/safety-service.js';
 import { openStoreServices } from './engine/store-services.js';
@@ -86,6 +86,8 @@ export interface Engine {
  */
 export async function openEngine(options: EngineOptions): Promise<Engine> {
   const home = resolveHome(options.env);
+  // First, so an unusable HEARTH_HOME is reported as such (with the fix), not as an unreadable config.yaml.
+  ensureHome(home);
   const preliminaryWarnings: string[] = [];
   // Warnings found before the redactor exists (config.yaml's unknown keys) wait for it: they are redacted too.
   let warn = (message: string): void => void preliminaryWarnings.push(message);
@@ -101,7 +103,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   return buildWithStack(async (stack) => {
     const base = stack.use(openStoreServices({ env: options.env, workspace: options.workspace, config, ...(options.userHome === undefined ? {} : { userHome: options.userHome }), ...(redact === undefined ? {} : { redact }) }));
     const { store, userHome } = base;
-    // Containers and connections go with the engine, after everything that runs commands (a crash leaves containers for the next start to remove).
+    // Containers and connections go with the engine, after everything that runs commands (a crash leaves
+    // containers for the next start to remove).
     const backend = createBackend(settings.terminal, { workspace: options.workspace, userHome, env: options.env });
     stack.defer(() => backend.dispose?.());
     const models = stack.use(

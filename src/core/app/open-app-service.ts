@@ -22,9 +22,13 @@ export function openAppService(engine: Engine, options: { source: AppSource; env
     useModel: async (path) => {
       // The one read-modify-write keeps an edit made meanwhile; the model service reloads the chain on the change,
       // so the next message goes to the new model.
+      const spec = `local:${path}`;
+      const before = engine.config.current().model.default;
       await engine.config.update((draft) => {
-        draft.model.default = `local:${path}`;
+        draft.model.default = spec;
       });
+      // Already the default (its file was missing, or was just downloaded again): no change to hear, so rebuild here.
+      if (before === spec) await engine.models.reload();
     },
   });
   const app = createAppService(engine, { source: options.source, models });
