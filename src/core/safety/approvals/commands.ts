@@ -3,10 +3,10 @@ import { commandName, type Invocation } from './invocation.js';
 import { resolvePath } from './paths.js';
 import { REASONS } from './reasons.js';
 import { COMPILED, flag, UNKNOWN, type Scan } from './scan.js';
-import { judgeRemoteLogin, NETWORK_SENDERS, SECRET_MENTION, SECRET_PRINTERS } from './specs/network.js';
+import { judgeRemoteLogin, NETWORK_SENDERS, SECRET_MENTION, SECRET_OUTPUT, SECRET_PRINTERS } from './specs/network.js';
 import { applyRules, parseCommand, type CommandSpec } from './specs/spec.js';
 import { commandsMatchingGlob, specFor } from './specs/index.js';
-import { isWrapper, unwrap } from './wrappers.js';
+import { cmdAsShell, isWrapper, unwrap } from './wrappers.js';
 import { readInterpreterCode } from './interpreter-code.js';
 import { runWrittenFile } from './specs/shells.js';
 import { CONTAINER_EXEC_WRAPPERS, containHardline } from './specs/containers.js';
@@ -83,7 +83,10 @@ function classifyCommand(invocation: Invocation, scan: Scan, wrapped: boolean): 
     scan.runArgv(['service', initScript[1] as string, ...args]);
     return;
   }
-  if (invocation.argv.some((a) => SECRET_MENTION.test(a)) || SECRET_PRINTERS.some((re) => re.test(invocation.argv.join(' ')))) scan.mentionsSecret = true;
+  const line = invocation.argv.join(' ');
+  if (invocation.argv.some((a) => SECRET_MENTION.test(a)) || SECRET_PRINTERS.some((re) => re.test(line))) scan.mentionsSecret = true;
+  // Only where the secret lands on the terminal: `$(gh auth token)` in an Authorization header is the token's own use.
+  if (!scan.outputConsumed && SECRET_OUTPUT.some((re) => re.test(line))) flag(scan, REASONS.secretRead);
   if (NETWORK_SENDERS.has(name) && invocation.stdin?.kind === 'pipe' && invocation.stdin.upstream.some((u) => ENV_DUMPERS.has(u))) scan.mentionsSecret = true;
   // `./b.sh` after `printf … > b.sh`, `./bomb` after `gcc bomb.c -o bomb`, `./x.sh` after `curl -o x.sh`.
   if (first.includes('/')) {
@@ -92,6 +95,9 @@ function classifyCommand(invocation: Invocation, scan: Scan, wrapped: boolean): 
     if (compiled !== undefined) readInterpreterCode(compiled, 'generic', scan);
     else if (runWrittenFile(first, scan)) return;
   }
+  // `printf '%%0|%%0' > b.bat && cmd /c b.bat`: a batch file the line wrote, run by cmd or by its name.
+  const batch = /\.(bat|cmd)$/i.test(name) ? scan.files.get(name) : undefined;
+  if (batch !== undefined) readBatchFile(batch, scan);
   const spec = specFor(name);
   if (spec === undefined) {
     classifyByVerb(name, args, scan);
@@ -101,6 +107,19 @@ function classifyCommand(invocation: Invocation, scan: Scan, wrapped: boolean): 
   const command = parseCommand(name, windowsArgs(name, args, invocation.source), valueSet(spec), invocation, spec.clusters === true);
   spec.check?.(command, scan);
   if (spec.rules !== undefined) applyRules(spec.rules, command, scan);
+}
+
+/** `%0|%0` (the script piped into itself), or `start %0` with a `goto` back: a batch file that starts itself without end. */
+const BATCH_SELF_FORK = /%~?[dpnxfs]*0\s*\|\s*%~?[dpnxfs]*0/i;
+const BATCH_SELF_START = /(?:^|[\s&(])start\b[^\n]*%~?[dpnxfs]*0\b/im;
+
+function readBatchFile(text: string, scan: Scan): void {
+  if (BATCH_SELF_FORK.test(text) || (BATCH_SELF_START.test(text) && /(?:^|[\s&(])goto\b/im.test(text))) {
+    flag(scan, REASONS.forkBomb);
+    return;
+  }
+  if (scan.depth > 3) return;
+  for (const line of text.split(/\r?\n/)) if (line.trim() !== '' && !/^\s*(?:@?echo\b|rem\b|::|:)/i.test(line)) scan.runShell(cmdAsShell(line.trim()));
 }
 
 /**
@@ -178,9 +197,17 @@ function valueSet(spec: CommandSpec): ReadonlySet<string> {
 
 const ENV_DUMPERS = new Set(['env', 'printenv', 'set', 'export', 'declare', 'compgen']);
 
+/**
+ * Inline interpreter code that prints a URL's body to stdout, a downloader by another name (`php -r 'copy("https://…",
+ * "php://stdout");' | php`, `python3 -c 'print(urlopen(URL).read().decode())' | sh`).
+ */
+const PRINTS_DOWNLOAD = /\bcopy\s*\(\s*['"]https?:[^'"]*['"]\s*,\s*['"]php:\/\/(?:stdout|output)['"]|\breadfile\s*\(\s*['"]https?:|\b(?:echo|print)\s*\(?\s*file_get_contents\s*\(\s*['"]https?:|\bprint\s*\(\s*(?:urllib\.request\.)?urlopen\s*\(|\bsys\.stdout\.(?:buffer\.)?write\s*\(\s*(?:urllib\.request\.)?urlopen\s*\(|\bputs\s*\(?\s*(?:URI\.open|Net::HTTP\.get)\b|\bgetprint\s*\(?\s*['"]https?:|\bprint\s+get\s*\(?\s*['"]https?:/;
+const INLINE_INTERPRETERS = /^(php[\d.]*|python[\d.]*|ruby|perl)$/;
+
 export function isDownloader(argv: readonly string[]): boolean {
   const name = commandName(argv[0] ?? '').toLowerCase();
   if (DOWNLOADERS.has(name)) return true;
+  if (INLINE_INTERPRETERS.test(name) && argv.slice(1).some((a) => PRINTS_DOWNLOAD.test(a))) return true;
   // `sudo curl …`, `timeout 5 wget …`
   return unwrap(argv, null).some((r) => r.wrappers.length > 0 && DOWNLOADERS.has(commandName(r.argv[0] ?? '').toLowerCase()));
 }

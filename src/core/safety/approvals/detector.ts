@@ -37,6 +37,9 @@ export function classifyCommand(command: string, context: DetectorContext = {}):
 /** The scan of a command line: its findings, and whether it writes files (for checkpoints). */
 export function readCommand(command: string, context: DetectorContext = {}): Scan {
   const scan = newScan(context);
+  // The line runs as `bash -c LINE`: `$BASH_EXECUTION_STRING` is the line itself, and running it again replicates it.
+  scan.vars.set('BASH_EXECUTION_STRING', command);
+  scan.running.add(command);
   try {
     walkShell(command, scan);
   } catch (err) {
@@ -71,6 +74,7 @@ function newScan(context: DetectorContext): Scan {
     mutatesFiles: false,
     ran: new Set(),
     mentionsSecret: false,
+    outputConsumed: false,
     files: new Map(),
     running: new Set(),
     traps: [],

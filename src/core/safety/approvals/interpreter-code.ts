@@ -11,7 +11,7 @@ import { checkWriteTarget, isSensitivePath } from './write-targets.js';
  * writes to protected paths, sockets wired to a shell, environment or key files sent over the network, code
  * fetched from the network and evaluated, and fork loops. It reads patterns, not the language: what it cannot place it leaves to the other rules.
  */
-export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'lua' | 'r' | 'julia' | 'tcl' | 'groovy' | 'elisp' | 'elixir' | 'generic';
+export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'lua' | 'r' | 'julia' | 'tcl' | 'groovy' | 'elisp' | 'elixir' | 'go' | 'generic';
 
 const STRING = String.raw`(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|\x60((?:[^\x60\\]|\\.)*)\x60)`;
 /** Calls that start a process, per language family; the first string argument is the command when literal. */
@@ -29,6 +29,7 @@ const EXEC_CALLS: Readonly<Record<Language, RegExp>> = {
   groovy: /(?=(?:'[^']*'|"[^"]*")\.execute\(\))|\bRuntime\.getRuntime\(\)\.exec\s*\(|\bProcessBuilder\s*\(/g,
   elisp: /\((?:shell-command|async-shell-command|call-process-shell-command|start-process-shell-command)\s+/g,
   elixir: /(?<![\w.])(?:System\.cmd|System\.shell|:os\.cmd|Port\.open)\s*\(/g,
+  go: /\bexec\.Command(?:Context)?\s*\(|\bsyscall\.(?:Exec|ForkExec)\s*\(|\bos\.StartProcess\s*\(/g,
   generic: /\b(?:system|exec|popen|spawn)\s*\(/g,
 };
 /** Backticks run a shell in these languages (in JavaScript they are template literals). */
@@ -43,7 +44,11 @@ const FILE_DELETE = /(?:\b(?:os\.remove|os\.unlink|unlinkSync|fs\.unlink|File\.d
 const PATH_LITERAL = /['"]((?:\/|~\/)[^'"\s]*)['"]/g;
 const WRITE_CALLS = /\b(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|file_put_contents|File\.write|IO\.write|Deno\.writeTextFile|Bun\.write)\s*\(\s*/g;
 const OPEN_FOR_WRITE = new RegExp(String.raw`\b(?:open|File\.open|io\.open|fopen)\s*\(\s*(?:\w+\s*,\s*)?${STRING}\s*,\s*${STRING}`, 'g');
-const PERL_OPEN_WRITE = /\bopen\s*\(?\s*[\w$]+\s*,\s*(?:['"]>>?['"]\s*,\s*['"]([^'"]+)['"]|['"]>>?\s*([^'"]+)['"])/g;
+const PERL_OPEN_WRITE = /\bopen\s*\(?\s*(?:(?:my|our|local)\s+)?[\w$]+\s*,\s*(?:['"]>>?['"]\s*,\s*['"]([^'"]+)['"]|['"]>>?\s*([^'"]+)['"])/g;
+/** `os.open('/dev/sda', os.O_WRONLY)`, `fs.openSync('/dev/sda', 'r+')`, `sysopen($d, '/dev/sda', O_WRONLY)`: a path opened for writing. */
+const LOW_LEVEL_OPEN_WRITE = new RegExp(String.raw`\b(?:os\.open|(?:fs|require\(\s*['"](?:node:)?fs['"]\s*\))\.open(?:Sync)?|sysopen\s*\(?\s*(?:my\s+)?[\w$]+\s*,)\s*\(?\s*${STRING}\s*,\s*([^)]*)`, 'g');
+/** `Path.home().joinpath('.bashrc').write_text('')`, `Path.home() / '.ssh' / 'config'` then a write: the path the calls build. */
+const PATH_OBJECT_WRITE = new RegExp(String.raw`\b((?:pathlib\.)?Path(?:\.home\(\s*\)|\(\s*${STRING}\s*\))(?:\s*\/\s*${STRING}|\s*\.\s*joinpath\(\s*${STRING}(?:\s*,\s*${STRING})*\s*\))*)\s*\)?\s*\.\s*(?:write_text|write_bytes|touch|unlink|symlink_to|hardlink_to)\s*\(`, 'g');
 const PATH_WRITE = new RegExp(String.raw`\bPath\(\s*${STRING}\s*\)\s*\.\s*(?:write_text|write_bytes|touch|unlink|rmdir)`, 'g');
 /** Node's fs module however it is reached: `fs.`, `fsp.`, `require("fs").`, `require('node:fs/promises').`. */
 const NODE_FS = String.raw`(?:\bfsp?|\bpromises|require\(\s*['"](?:node:)?fs(?:\/promises)?['"]\s*\))\.`;
@@ -73,8 +78,18 @@ const NETWORK = /\b(?:requests\.(?:post|put|get|patch)|urllib|urlopen|http\.clie
 const WHOLE_ENVIRONMENT = /\b(?:dict\(\s*os\.environ\s*\)|os\.environ(?!\s*[.[])|process\.env(?!\s*[.[])|JSON\.stringify\(\s*process\.env|ENV\.to_h|%ENV|\$_ENV|\$_SERVER|getenv\(\s*\)|Deno\.env\.toObject)/;
 const SECRET_FILES = /(\.ssh\/(id_[\w-]+|[\w-]+_key)(?!\.pub)|\.aws\/credentials|\.netrc|\.git-credentials|\.pgpass|\.kube\/config|\/etc\/g?shadow|(^|['"/])\.env(\.\w+)?['"])/;
 const FORK = String.raw`\b(?:os\.fork|fork|pcntl_fork|Process\.fork|cluster\.fork|Process\s*\(\s*target)\b`;
+/**
+ * The running program itself: `os.Args[0]`, `sys.argv[0]`, `__filename`, `$0` (the interpreter alone, `sys.executable`,
+ * is not: a loop starting plain interpreters that do not replicate is a fork loop, not a bomb).
+ */
+const SELF_PROGRAM = String.raw`(?:os\.Args\[0\]|sys\.argv\[0\]|process\.argv\[1\]|__filename|__file__|\$0\b|\$PROGRAM_NAME|std::env::current_exe\(\))`;
+/** A loop with no bound: `while True:`, `for(;;)`, Go's `for {`, Rust's `loop {`, `for _ in itertools.count():`, `5.times`. */
+const ENDLESS_LOOP = String.raw`(?:while\s*\(?\s*(?:True|1|true|:)\s*\)?\s*:?\s*\{?|loop\s*(?:do|\{)|for\s*\(\s*;\s*;\s*\)|(?<![\w.])for\s*\{|for\s+\w+\s+in\s+(?:itertools\.)?(?:count|cycle|repeat)\s*\([^)]*\)\s*:|for\s+\w+\s+in\s+iter\s*\(\s*\w+\s*,[^)]*\)\s*:|\d+\.times)`;
 const FORK_LOOP = [
-  new RegExp(String.raw`\b(?:while\s*\(?\s*(?:True|1|true|:)\s*\)?\s*:?\s*\{?|loop\s*(?:do|\{)|for\s*\(\s*;\s*;\s*\)|\d+\.times)[\s\S]{0,120}?${FORK}`),
+  new RegExp(String.raw`${ENDLESS_LOOP}[\s\S]{0,120}?${FORK}`),
+  // `for { exec.Command(os.Args[0]).Start() }`, `while True: subprocess.Popen([sys.executable, sys.argv[0]])`: an
+  // endless loop that starts the program itself again, each copy doing the same.
+  new RegExp(String.raw`${ENDLESS_LOOP}[\s\S]{0,160}?(?:spawn|fork|exec|Command|StartProcess|ForkExec|Popen|run|system)\w*\s*\(\s*\[?\s*(?:[\w.]+\s*,\s*\[?\s*)?${SELF_PROGRAM}`),
   // `[os.fork() for _ in itertools.count()]`, `… in iter(int, 1)`: a comprehension over an endless iterator.
   new RegExp(String.raw`${FORK}\s*\(\)[\s\S]{0,60}\bfor\b[\s\S]{0,40}(?:\bitertools\.(?:count|cycle|repeat)\(|\biter\s*\(\s*\w+\s*,)`),
   // Statement modifiers: `fork while true`, `fork while fork`, `fork until 0`.
@@ -185,7 +200,9 @@ function stringArguments(code: string, at: number, language: Language): string |
   const first = new RegExp(String.raw`^\s*\(?\s*(?:[\w.]+\s*,\s*)?${STRING}`).exec(rest);
   if (first === null) return null;
   const joined = concatenation(rest.slice(first[0].length));
-  const command = (first[1] ?? first[2] ?? first[3] ?? '') + joined.text;
+  // `Bun.$\`rm -rf ${process.env.HOME}\``, `execSync(\`rm -rf ${dir}\`)`: a template literal's `${…}` is its value.
+  const literal = first[3] !== undefined && language === 'node' ? interpolated(first[3]) : (first[1] ?? first[2] ?? first[3] ?? '');
+  const command = literal + joined.text;
   const after = joined.rest;
   // `spawn("sh", ["-c", "reboot"])`, `execFile('rm', ['-rf', '/'])`: the argument list follows the program.
   const argList = /^\s*,\s*\[([^\]]*)\]/.exec(after);
@@ -193,6 +210,17 @@ function stringArguments(code: string, at: number, language: Language): string |
   // `system('rm', '-rf', Dir.home)`, `system('rm','-rf','/')`: the program's arguments as further arguments.
   if (/^\s*,/.test(after)) return [command, ...argumentWords(callTail(after))].join(' ');
   return command;
+}
+
+/** A JavaScript template literal's text with each `${expr}` as its value: a string literal, the home as `~`, else unknown. */
+function interpolated(template: string): string {
+  return template.replace(/\$\{([^{}]*)\}/g, (_, expr: string) => {
+    const trimmed = expr.trim();
+    const literal = new RegExp(`^${STRING}$`).exec(trimmed);
+    if (literal !== null) return literal[1] ?? literal[2] ?? literal[3] ?? '';
+    const home = HOME_EXPRESSION.exec(trimmed);
+    return home !== null && home[0].length === trimmed.length ? '~' : UNKNOWN;
+  });
 }
 
 /**
@@ -274,11 +302,15 @@ function splitArguments(list: string): string[] {
 
 export function readInterpreterCode(source: string, language: Language, scan: Scan): void {
   // `exec('import os\nwhile 1: os.fork()')`: escaped newlines inside a literal are lines of code too.
-  const code = language === 'python' ? unaliasPython(source.replace(/\\n/g, '\n')) : source.replace(/\\n/g, '\n');
+  const lines = source.replace(/\\n/g, '\n');
+  // `"$ENV{HOME}/.cache/*"` (Perl), `"#{Dir.home}/.cache"` (Ruby): the home interpolated at a string's start is `~`.
+  const code = (language === 'python' ? unaliasPython(lines) : lines).replace(/"(?:\$ENV\{HOME\}|#\{(?:Dir\.home|ENV\[['"]HOME['"]\])\})/g, '"~');
   for (const match of code.matchAll(EXEC_CALLS[language])) {
     flag(scan, REASONS.interpreterExec);
     const at = (match.index ?? 0) + match[0].length;
-    const command = language === 'tcl' ? (/^[^\n;\]]*/.exec(code.slice(at))?.[0] ?? null) : (nonEmpty(stringArguments(code, at, language)) ?? decodedArgument(code, at));
+    const literal = language === 'tcl' ? null : nonEmpty(stringArguments(code, at, language));
+    // `system(['726d…'].pack('H*'))`: an argument list that is only unknown may still be a decoded literal.
+    const command = language === 'tcl' ? (/^[^\n;\]]*/.exec(code.slice(at))?.[0] ?? null) : literal === null || literal === UNKNOWN ? (decodedArgument(code, at) ?? literal) : literal;
     if (command !== null) scan.runShell(unescapeLiteral(command));
   }
   if (BACKTICK_EXEC.has(language)) {
@@ -336,6 +368,14 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
   }
   for (const match of code.matchAll(PERL_OPEN_WRITE)) checkWriteTarget(match[1] ?? match[2] ?? '', scan);
   for (const match of code.matchAll(PATH_WRITE)) checkWriteTarget(match[1] ?? match[2] ?? match[3] ?? '', scan);
+  for (const match of code.matchAll(LOW_LEVEL_OPEN_WRITE)) {
+    const flags = match[4] ?? '';
+    if (/O_WRONLY|O_RDWR|O_APPEND|O_TRUNC|O_CREAT|['"][rwa]\+?['"]|['"]w|['"]a/.test(flags) && !/^\s*['"]r['"]\s*$/.test(flags)) checkWriteTarget(match[1] ?? match[2] ?? match[3] ?? '', scan);
+  }
+  for (const match of code.matchAll(PATH_OBJECT_WRITE)) {
+    const target = pathObjectText(match[1] as string);
+    if (target !== null) checkWriteTarget(target, scan);
+  }
   if (SOCKET.test(code) && SHELL_WIRING.test(code)) flag(scan, REASONS.remoteShell);
   // A raw socket is a network sender too: `IO::Socket::INET->new(…)` printing `~/.aws/credentials` down it.
   if ((NETWORK.test(code) || SOCKET.test(code)) && (WHOLE_ENVIRONMENT.test(code) || SECRET_FILES.test(code))) flag(scan, REASONS.exfiltration);
@@ -359,14 +399,36 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
   }
 }
 
+/** `Path.home().joinpath('.ssh', 'config')`, `Path('/etc') / 'hosts'`: the path as text (home as `~`), or null. */
+function pathObjectText(expression: string): string | null {
+  const parts = [...expression.matchAll(new RegExp(STRING, 'g'))].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+  const fromHome = /^(?:pathlib\.)?Path\.home\(/.test(expression);
+  const [first, ...rest] = fromHome ? ['~', ...parts] : parts;
+  if (first === undefined) return null;
+  return [first.replace(/\/+$/, ''), ...rest.map((p) => p.replace(/^\/+|\/+$/g, ''))].join('/');
+}
+
 const nonEmpty = (text: string | null): string | null => (text === '' ? null : text);
+
+/**
+ * Hex-decoded literals, per language: Perl's `pack("H*", "726d…")`, Python's `bytes.fromhex('726d…').decode()` (and
+ * `bytearray.fromhex`, `binascii.unhexlify`, `codecs.decode(…, 'hex')`), Node's `Buffer.from('726d…', 'hex')`, Ruby's `['726d…'].pack('H*')`.
+ */
+const HEX_DECODED: readonly RegExp[] = [
+  /^\s*\(?\s*pack\s*\(?\s*['"]H\*['"]\s*,\s*['"]([0-9a-fA-F]+)['"]/,
+  /^\s*\(?\s*(?:bytes|bytearray)\.fromhex\(\s*['"]([0-9a-fA-F\s]+)['"]\s*\)/,
+  /^\s*\(?\s*(?:binascii\.)?(?:unhexlify|a2b_hex)\(\s*b?['"]([0-9a-fA-F]+)['"]\s*\)/,
+  /^\s*\(?\s*codecs\.decode\(\s*b?['"]([0-9a-fA-F]+)['"]\s*,\s*['"]hex['"]/,
+  /^\s*\(?\s*Buffer\.from\(\s*['"]([0-9a-fA-F]+)['"]\s*,\s*['"]hex['"]\s*\)/,
+  /^\s*\(?\s*\[\s*['"]([0-9a-fA-F]+)['"]\s*\]\.pack\(\s*['"]H\*['"]\s*\)/,
+];
 
 /** `os.system(base64.b64decode('cm0gLXJmIH4=').decode())`: a command that is a decoded literal. */
 function decodedArgument(code: string, at: number): string | null {
   const rest = code.slice(at, at + 400);
   // `system(pack("H*", "726d…"))` (Perl hex), `os.system(''.join(map(chr, [114, 109, …])))` (character codes).
-  const hex = /^\s*\(?\s*pack\s*\(?\s*['"]H\*['"]\s*,\s*['"]([0-9a-fA-F]+)['"]/.exec(rest);
-  if (hex !== null) return Buffer.from(hex[1] as string, 'hex').toString('utf8');
+  const hex = HEX_DECODED.map((re) => re.exec(rest)).find((m) => m !== null) ?? null;
+  if (hex !== null) return Buffer.from((hex[1] as string).replace(/\s+/g, ''), 'hex').toString('utf8');
   const codes = /^\s*\(?\s*(?:''|"")\.join\(\s*map\(\s*chr\s*,\s*\[([\d\s,]+)\]/.exec(rest) ?? /^\s*\(?\s*bytes\(\s*\[([\d\s,]+)\]\s*\)\.decode\(/.exec(rest);
   if (codes !== null) return String.fromCharCode(...(codes[1] as string).split(',').map((n) => Number(n.trim())).filter((n) => Number.isInteger(n)));
   const literal = new RegExp(String.raw`^\s*\(?\s*[\w.]*(?:b64decode|atob|decode64|base64_decode|Buffer\.from)\s*\(\s*b?${STRING}`).exec(code.slice(at, at + 400));

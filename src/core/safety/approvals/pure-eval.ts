@@ -130,10 +130,14 @@ const STAGES: Readonly<Record<string, Stage>> = {
     const firstExpression = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
     const roots = args.slice(0, firstExpression === -1 ? args.length : firstExpression);
     const expression = firstExpression === -1 ? [] : args.slice(firstExpression);
-    const unfiltered = expression.every((a, i) => FIND_PASSIVE.has(a) || (/^\d+$/.test(a) && expression[i - 1] === '-maxdepth'));
+    const unfiltered = expression.every((a, i) => FIND_PASSIVE.has(a) || a === '-mindepth' || (/^\d+$/.test(a) && /^-(max|min)depth$/.test(expression[i - 1] ?? '')));
     if (roots.length === 0 || !unfiltered) return null;
     const end = expression.includes('-print0') ? '\0' : '\n';
-    return { text: `${roots.join(end)}${end}${UNKNOWN}${end}`, decoded: false };
+    // `find / -mindepth 1 -maxdepth 1`: the starting points left out, their entries (`/*`) are what it prints first.
+    const minDepth = Number(expression[expression.indexOf('-mindepth') + 1] ?? 0);
+    if (expression.includes('-mindepth') && minDepth > 1) return null;
+    const printed = expression.includes('-mindepth') && minDepth === 1 ? roots.map((r) => `${r.replace(/\/+$/, '')}/*`) : roots;
+    return { text: `${printed.join(end)}${end}${UNKNOWN}${end}`, decoded: false };
   },
   // `rm -rf "$(realpath ..)"`: the absolute path of a known path.
   realpath: (args, _stdin, cwd) => {
@@ -154,7 +158,8 @@ const STAGES: Readonly<Record<string, Stage>> = {
     const operands = operandsOf(args);
     // `ls /proc` lists a directory per process: every pid.
     if (operands.length === 1 && /^\/proc\/?$/.test(operands[0] as string)) return ALL_PROCESSES_OUTPUT;
-    if (!flagsOf(args).some((f) => /^-[a-zA-Z]*d/.test(f)) || operands.length === 0 || operands.some((o) => /[*?[]/.test(o))) return null;
+    // `ls -d /*`: a glob names its matches, and the glob written again matches the same ones, so it stands for them.
+    if (!flagsOf(args).some((f) => /^-[a-zA-Z]*d/.test(f)) || operands.length === 0) return null;
     return { text: `${operands.join('\n')}\n`, decoded: false };
   },
   // Every process, however it is printed: what matters is that it is all of them.
@@ -191,6 +196,14 @@ const STAGES: Readonly<Record<string, Stage>> = {
     // `ps -eo pid | sed 1d`, `sed -n '2,$p'`: the header dropped, every process still listed.
     if (stdin === ALL_PROCESSES_OUTPUT.text && script.length === 1 && /^(1d|2,\$p?)$/.test(script[0] as string)) return ALL_PROCESSES_OUTPUT;
     if (stdin === null || script.length !== 1 || flagsOf(args).some((f) => f !== '-e')) return null;
+    // `sed 's/^/rm -rf /'`, `sed 's/$/ \&/'`: text put before or after every line.
+    const anchored = /^s(.)([\^$])\1([^\\&]*)\1g?$/.exec(script[0] as string);
+    if (anchored !== null) {
+      const [, , anchor = '', added = ''] = anchored;
+      const lines = stdin.split('\n');
+      const last = lines.at(-1) === '' ? lines.pop() : undefined;
+      return { text: [...lines.map((line) => (anchor === '^' ? `${added}${line}` : `${line}${added}`)), ...(last === undefined ? [] : [last])].join('\n'), decoded: true };
+    }
     const s = /^s(.)([^\\.*[\]^$+?(){}|]*)\1([^\\&]*)\1(g?)$/.exec(script[0] as string);
     if (s === null) return null;
     const [, , from = '', to = '', global = ''] = s;

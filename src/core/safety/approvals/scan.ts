@@ -41,6 +41,11 @@ export interface Scan {
   /** Names of the commands that run, and what the exfiltration rule needs to know about them. */
   ran: Set<string>;
   mentionsSecret: boolean;
+  /**
+   * What the command being read prints goes into another program (`$(gh auth token)`, `… | docker login
+   * --password-stdin`), not into the conversation: a secret printed there is not read by the model.
+   */
+  outputConsumed: boolean;
   /** What files written on this line contain, by base name (`cat > x.sh <<EOF`, `printf … > b.sh`, `gcc x.c -o x`). */
   files: Map<string, string>;
   /** Code being run right now (shell text, file contents): meeting it again means it replicates itself. */

@@ -303,6 +303,8 @@ function lookup(name: string, scan: Scan): string | undefined {
   if (assigned !== undefined) return assigned.split(ARRAY_SEPARATOR)[0];
   if (name === 'IFS') return IFS_DEFAULT;
   if (name === 'HOME') return scan.paths.home ?? '~';
+  // Hearth runs every line with bash: `"$BASH" -c …` starts bash again.
+  if (name === 'BASH') return '/bin/bash';
   if (name === 'PWD') return typeof scan.paths.cwd === 'string' ? scan.paths.cwd : undefined;
   // `$!` (the last background job) and `$$` (this shell): pids the line owns, not "any process".
   if (name === '!' || name === '$') return OWN_JOB;

@@ -186,8 +186,9 @@ const STATEMENTS: Readonly<Record<string, Handler>> = {
   variable_assignments: (n, s) => walkAll(n, s),
   declaration_command: walkDeclaration,
   unset_command: (n, s) => {
-    // `unset HIST""FILE`: quotes split the word into nodes but not the name.
-    const names = n.text.replace(/^\S+\s*/, '').replace(/["'\\]/g, '').split(/\s+/);
+    // `unset HIST""FILE`: quotes split the word into nodes but not the name; `h=HIST; unset ${h}FILE`: the words expand.
+    const written = n.text.replace(/^\S+\s*/, '').replace(/["'\\]/g, '').split(/\s+/);
+    const names = [...written, ...children(n).flatMap((word) => (word.type === 'variable_name' ? [word.text] : expandWord(word, wordContext(s)).fields))];
     if (names.includes('HISTFILE')) flag(s, REASONS.history);
     for (const name of names) s.vars.delete(name);
     return NO_FLOW;
@@ -235,16 +236,49 @@ function walkPipeline(node: ShellNode, scan: Scan, stdin: Stdin | null): Flow {
   let flow = NO_FLOW;
   const upstream: string[] = [];
   let devices: string | undefined;
-  for (const stage of children(node)) {
-    flow = walk(stage, scan, input);
+  const stages = children(node);
+  const consumed = scan.outputConsumed;
+  for (const [k, stage] of stages.entries()) {
+    // Filters pass what they read on to the terminal (`| base64 -d`, `| jq .`); any other program takes it in.
+    scan.outputConsumed = consumed || stages.slice(k + 1).some((later) => !PASSES_OUTPUT_ON.has(commandName(stageName(later))));
+    try {
+      flow = walk(stage, scan, input);
+    } finally {
+      scan.outputConsumed = consumed;
+    }
     upstream.push(...flow.names);
     // `lsblk -ndo PATH,TYPE | awk '$2 == "disk" {print $1}' | while read -r d`: what a filter keeps of a device listing
     // is still disk devices, whatever its condition selects.
     devices = flow.devices ?? (devices !== undefined && flow.names.every((n) => LINE_FILTERS.has(n)) ? devices : undefined);
     // `ls / | while read d; do rm -rf "/$d"; done`: each name read is an entry of the directory, so `"/$d"` is `/*`.
-    input = { kind: 'pipe', text: devices ?? flow.entries ?? flow.output?.text ?? null, downloaded: flow.downloaded, decoded: flow.decoded || flow.output?.decoded === true, upstream: [...upstream] };
+    input = { kind: 'pipe', text: devices ?? flow.entries ?? flow.output?.text ?? foundUnder(flow.findRoots) ?? null, downloaded: flow.downloaded, decoded: flow.decoded || flow.output?.decoded === true, upstream: [...upstream] };
   }
   return { ...flow, downloaded: input?.kind === 'pipe' && input.downloaded, decoded: input?.kind === 'pipe' && input.decoded };
+}
+
+/** Git hooks and husky's: the file runs at the next commit, checkout or push, so what the line writes there is read as code. */
+const GIT_HOOK = /(?:^|\/)(?:\.git\/hooks|\.husky)\/[\w.-]+$/;
+
+/** A file the line wrote with known text: remembered in case the line runs it; a git hook's text is read now. */
+function rememberWrite(file: string, text: string, scan: Scan): void {
+  scan.files.set(commandName(file), text);
+  if (GIT_HOOK.test(file) && !file.endsWith('.sample')) scan.runShell(text);
+}
+
+/** Programs that print (some of) what they read: a secret piped through them still reaches the terminal. */
+const PASSES_OUTPUT_ON: ReadonlySet<string> = new Set([...LINE_FILTERS, 'base64', 'base32', 'xxd', 'jq', 'yq', 'cat', 'tee', 'less', 'more', 'od', 'hexdump', 'rev', 'fold', 'column', 'openssl']);
+
+/** The command name a pipeline stage starts with, as written (empty for compound stages). */
+function stageName(stage: ShellNode): string {
+  const command = stage.type === 'command' ? stage : stage.type === 'redirected_statement' ? stage.childForFieldName('body') : null;
+  return command?.type === 'command' ? (command.childForFieldName('name')?.text ?? '') : '';
+}
+
+/** `find ~/Library/Logs -name '*.log' | xargs rm -f`: each name found is unknown, but lies under a starting point. */
+function foundUnder(found: Flow['findRoots']): string | undefined {
+  if (found === undefined) return undefined;
+  const end = found.nul ? '\0' : '\n';
+  return found.roots.map((root) => `${root.replace(/\/+$/, '')}/${UNKNOWN}${end}`).join('');
 }
 
 /** `cmd > f`, `cmd <<EOF … EOF | sh`, `{ …; } > log`: the redirects apply to the body. */
@@ -283,7 +317,7 @@ function withRedirects(body: ShellNode, scan: Scan, stdin: Stdin | null, redirec
   const flow = walk(body, scan, redirected.stdin ?? stdin);
   feedReaders(redirected.readers, pipeFrom(flow), scan);
   // `echo … | base64 -d > x.sh`: tree-sitter hangs the redirect on the whole pipeline; its output is the file's text.
-  if (flow.output !== null) for (const file of redirected.files) scan.files.set(commandName(file), flow.output.text);
+  if (flow.output !== null) for (const file of redirected.files) rememberWrite(file, flow.output.text, scan);
   return redirected.readers.length > 0 || redirected.toFile ? { ...flow, output: null } : flow;
 }
 
@@ -428,7 +462,7 @@ function walkCommand(node: ShellNode, scan: Scan, stdin: Stdin | null, outerRedi
   const fromFile = writtenFileInput(argv, scan);
   const computed = pureOutput(fromFile?.argv ?? argv, fromFile?.text ?? (input?.kind === 'text' ? input.text : input?.kind === 'pipe' ? input.text : null), scan.paths.cwd);
   // `cat > x.sh <<EOF …`, `printf '…' > b.sh`: remembered, in case the line runs the file next.
-  if (computed !== null) for (const file of redirected.files) scan.files.set(commandName(file), computed.text);
+  if (computed !== null) for (const file of redirected.files) rememberWrite(file, computed.text, scan);
   // `… | tee >(sh)`: tee copies its input into each `>(…)` it is given.
   if (called === 'tee' && input !== null) {
     const copies = argumentNodes.filter((a) => a.type === 'process_substitution' && a.text.startsWith('>('));
@@ -621,7 +655,14 @@ function substitute(node: ShellNode, scan: Scan): Substitution {
   // `$(IFS=; echo "${w[*]}")`: a subshell's assignments set its own variables, not the line's; they print nothing.
   const vars = new Map(scan.vars);
   let flow = NO_FLOW;
-  for (const statement of all) flow = walk(statement, scan, null);
+  const consumed = scan.outputConsumed;
+  // `$(gh auth token)`: what runs here prints into the enclosing command's words, not onto the terminal.
+  scan.outputConsumed = true;
+  try {
+    for (const statement of all) flow = walk(statement, scan, null);
+  } finally {
+    scan.outputConsumed = consumed;
+  }
   scan.paths.cwd = cwd;
   scan.vars = vars;
   const statements = all.filter((statement, k) => k === all.length - 1 || !ASSIGNMENTS_ONLY.has(statement.type));
@@ -641,6 +682,8 @@ function substitute(node: ShellNode, scan: Scan): Substitution {
     scan.files.set(String(fd), flow.findRoots.roots.map((root) => `${root.replace(/\/+$/, '')}/${UNKNOWN}${end}`).join(''));
     return { text: `/dev/fd/${fd}`, decoded: flow.decoded, downloaded: flow.downloaded };
   }
+  // `for d in $(lsblk -dnpo NAME)`: the words are disk devices, named only at run time.
+  if (statements.length === 1 && flow.devices !== undefined && node.type === 'command_substitution') return { text: flow.devices.replace(/\n+$/, ''), decoded: flow.decoded, downloaded: flow.downloaded };
   // `for d in $(ls /); do rm -rf "/$d"; done`: the words are the directory's entries, each as unknown as the glob `*`.
   if (statements.length === 1 && flow.entries !== undefined && node.type === 'command_substitution') return { text: '*', decoded: flow.decoded, downloaded: flow.downloaded };
   return { text: known ? (flow.output?.text ?? '').replace(/\n+$/, '') : UNKNOWN, decoded: flow.decoded || flow.output?.decoded === true, downloaded: flow.downloaded };

@@ -62,6 +62,20 @@ export function checkWriteTarget(target: string, scan: Scan): void {
   checkSelfWrite(target, scan);
 }
 
+/** The home itself and the folders whose files configure or start programs (`~/.config`, `~/.local`, `~/Library`). */
+const HOME_CONFIG_ROOTS = /^~(\/(\.config|\.local(\/share|\/bin)?|Library(\/Application Support|\/Preferences)?))?\/?$/;
+
+/**
+ * `unzip -o x.zip -d ~/.config`, `tar -xf x.tgz -C ~`, `cp -r ./dotfiles/. ~/`: files whose names the line does not
+ * know spread into the home or a folder of program settings, where any of them may be an rc file, an autostart entry
+ * or a unit. Into a folder of its own (`cp -r dist ~/`, `unzip x.zip -d ~/Downloads/x`) it is an ordinary copy.
+ */
+export function checkSpreadInto(directory: string, scan: Scan): void {
+  checkWriteTarget(directory, scan);
+  const inHome = homeRelative(directory, scan.paths);
+  if (inHome !== null && HOME_CONFIG_ROOTS.test(inHome)) flag(scan, REASONS.sensitiveWrite);
+}
+
 /** Reading a private key or a credentials file puts it into the conversation (and the model provider's logs). */
 export function checkReadSource(source: string, scan: Scan): void {
   const inHome = homeRelative(source, scan.paths);

@@ -16,8 +16,10 @@ function cloudVerbs(command: Command, scan: Scan): void {
   const words = command.operands.slice(0, 5).filter((w) => /^[a-z][\w:-]*$/i.test(w));
   const pieces = words.flatMap((w) => w.toLowerCase().split(/[-:_]/));
   // `aws s3 rm … --dryrun`, `aws ec2 terminate-instances --dry-run`: the call is only checked, nothing changes.
-  if (command.options.some((o) => o === '--help' || isDryRun(o))) return;
+  // `aws s3 rm help` is aws's help page for `s3 rm`; `--help`, `-h` (az) print it too.
+  if (command.options.some((o) => o === '--help' || o === '-h' || isDryRun(o)) || (command.name === 'aws' && command.operands.at(-1) === 'help')) return;
   if (makesPublic(command)) flag(scan, REASONS.publicExposure);
+  if (grantsAdmin(command)) flag(scan, REASONS.grantAdmin);
   // `doctl registry garbage-collection start`, `… gc run`: garbage collection deletes the images nothing tags.
   if (pieces.includes('garbage') && words.some((w) => /^(start|run|create)$/i.test(w))) flag(scan, REASONS.cloudDelete);
   if (command.args.some(destroysData)) flag(scan, REASONS.sqlDrop);
@@ -27,6 +29,22 @@ function cloudVerbs(command: Command, scan: Scan): void {
   // Scaling to zero stops the service as surely as deleting it: `--desired-capacity 0`, `ps:scale web=0`.
   const zero = command.args.some((a, i) => (/^--?[\w-]*(capacity|size|count|replicas|instances|scale)[\w-]*$/i.test(a) && command.args[i + 1] === '0') || /^--?[\w-]*(capacity|size|count|replicas|instances)=0$/i.test(a));
   if (zero || (pieces.includes('scale') && command.operands.some((o) => /^[\w-]+=0$/.test(o)))) flag(scan, REASONS.cloudDelete);
+}
+
+/** Policies and roles that hold every permission, or the power to grant it: AWS's managed admin policies, GCP's and Azure's owner roles. */
+const ADMIN_POLICY = /(?:^|[/:])(AdministratorAccess|IAMFullAccess)$|^(roles\/)?(owner|editor|resourcemanager\.projectIamAdmin|iam\.securityAdmin)$|^(Owner|Contributor|User Access Administrator|Role Based Access Control Administrator)$/;
+
+/**
+ * `aws iam attach-user-policy --policy-arn arn:aws:iam::aws:policy/AdministratorAccess`, `gcloud projects
+ * add-iam-policy-binding P --role=roles/owner`, `az role assignment create --role Owner`: someone made an administrator.
+ */
+function grantsAdmin(command: Command): boolean {
+  const [service = '', action = '', third = ''] = command.operands;
+  const value = (name: string): string[] => command.args.flatMap((a, i) => (command.args[i - 1] === name ? [a] : a.startsWith(`${name}=`) ? [a.slice(name.length + 1)] : []));
+  if (command.name === 'aws' && service === 'iam' && /^attach-(user|role|group)-policy$/.test(action)) return value('--policy-arn').some((v) => ADMIN_POLICY.test(v));
+  if (command.name === 'gcloud' && command.operands.includes('add-iam-policy-binding')) return value('--role').some((v) => ADMIN_POLICY.test(v));
+  if (command.name === 'az' && service === 'role' && action === 'assignment' && third === 'create') return value('--role').some((v) => ADMIN_POLICY.test(v));
+  return false;
 }
 
 /** Grantees and canned ACLs that mean everyone on the internet. */

@@ -1,7 +1,7 @@
 import { isCriticalPath, isInsideWorkspace, isUnder, normalize, resolvePath, SYSTEM_DIRS } from '../paths.js';
 import { REASONS } from '../reasons.js';
-import { COMPILED, flag, type Scan } from '../scan.js';
-import { checkReadSource, checkWriteTarget, HISTORY_FILE, insideWorkspace, isSensitivePath } from '../write-targets.js';
+import { COMPILED, flag, UNKNOWN, type Scan } from '../scan.js';
+import { checkReadSource, checkSpreadInto, checkWriteTarget, HISTORY_FILE, insideWorkspace, isSensitivePath } from '../write-targets.js';
 import { hasFlag, valuesOf, type Command, type CommandSpec } from './spec.js';
 
 /**
@@ -27,8 +27,12 @@ export function judgeFileDelete(target: string, scan: Scan): void {
     return;
   }
   checkWriteTarget(target, scan);
-  const known = resolvePath(target, scan.paths) !== null || scan.remote;
-  if (known && scan.paths.workspace !== undefined && !insideWorkspace(target, scan)) flag(scan, REASONS.outsideDelete);
+  // `~/Library/Logs/<unknown>` (a name `find … | xargs rm` found): the file is unknown, the folder it lies in is not.
+  const unknownAt = target.indexOf(UNKNOWN);
+  const folder = unknownAt > 0 ? target.slice(0, target.lastIndexOf('/', unknownAt)) : '';
+  const inKnownFolder = folder !== '' && resolvePath(folder, scan.paths) !== null;
+  const known = resolvePath(target, scan.paths) !== null || inKnownFolder || scan.remote;
+  if (known && scan.paths.workspace !== undefined && !insideWorkspace(inKnownFolder ? `${folder}/entry` : target, scan)) flag(scan, REASONS.outsideDelete);
 }
 
 function rm(command: Command, scan: Scan): void {
@@ -49,6 +53,11 @@ function copyTarget(command: Command, scan: Scan): void {
   const targets = explicit.length > 0 ? explicit : command.operands.length >= 2 ? [command.operands.at(-1) as string] : [];
   if (command.name === 'install' && hasFlag(command, 'd', '--directory')) targets.push(...command.operands);
   for (const target of targets) checkWriteTarget(target, scan);
+  // `cp -r ./dotfiles/. ~/`, `rsync -a skel/ ~/`: a folder's contents (not the folder) copied into the destination.
+  const sources = explicit.length > 0 ? command.operands : command.operands.slice(0, -1);
+  const recursive = hasFlag(command, 'r', '--recursive') || hasFlag(command, 'R') || hasFlag(command, 'a', '--archive');
+  const spreads = sources.some((s) => /\/\.?$|\/\*$/.test(s) || (command.name === 'ditto' && !s.endsWith('.zip')));
+  if ((recursive || command.name === 'ditto') && spreads) for (const target of targets) checkSpreadInto(target, scan);
   if (command.name === 'rsync' && command.options.some((o) => /^--(delete|del$|remove-source-files)/.test(o))) {
     const destination = targets[0] ?? '';
     if (/^[\w.-]*@?[\w.-]+:/.test(destination) || !insideWorkspace(destination, scan)) judgeRecursiveDelete([destination], scan);
@@ -72,7 +81,14 @@ function extract(command: Command, scan: Scan): void {
   const first = command.args[0] ?? '';
   const extracting = command.options.some((o) => /^-[a-zA-Z]*x/.test(o) || o === '--extract' || o === '--get') || (!first.startsWith('-') && /^[a-zA-Z]*x[a-zA-Z]*$/.test(first));
   if (!extracting) return;
-  for (const directory of valuesOf(command, '-C', '--directory')) checkWriteTarget(directory, scan);
+  for (const directory of valuesOf(command, '-C', '--directory')) checkSpreadInto(directory, scan);
+}
+
+/** `unzip -o x.zip -d ~/.config`: the archive's files are written into the `-d` folder (the cwd by default). */
+function unzip(command: Command, scan: Scan): void {
+  // `-l`, `-v`, `-t`, `-p`, `-Z`: list, test or print; nothing is written.
+  if (command.options.some((o) => /^-[a-zA-Z]*[lvtpZ]/.test(o))) return;
+  for (const directory of valuesOf(command, '-d')) checkSpreadInto(directory, scan);
 }
 
 /**
@@ -116,14 +132,26 @@ function permissions(command: Command, scan: Scan): void {
   if (recursive && ((locksOut && paths.some((p) => isCriticalPath(p, scan.paths))) || givesAwayRoot)) flag(scan, REASONS.lockOutCritical);
 }
 
-/** `000`, `a=`, `-rwx`, `u-rwx`: the owner (and so everyone) keeps no permission at all. */
+/**
+ * `000`, `a=`, `-rwx`, `u-rwx`, `u=,g=,o=`, `a-rwx,u-rwx`: the owner (and so everyone) keeps no permission at all. A
+ * symbolic mode is read clause by clause for the owner's r, w and x; a bit no clause settles is kept.
+ */
 function takesEveryPermission(mode: string): boolean {
   if (/^0+$/.test(mode)) return true;
-  const symbolic = /^([ugoa]*)(=|-([rwx]{3}))$/.exec(mode);
-  if (symbolic === null) return false;
-  const who = symbolic[1] ?? '';
-  const removed = symbolic[3];
-  return (who === '' || who.includes('u') || who.includes('a')) && (removed === undefined || new Set(removed).size === 3);
+  const owner = new Map<string, boolean>();
+  for (const clause of mode.split(',')) {
+    const parsed = /^([ugoa]*)((?:[-+=][rwxXst]*)+)$/.exec(clause);
+    if (parsed === null) return false;
+    const who = parsed[1] ?? '';
+    if (who !== '' && !who.includes('u') && !who.includes('a')) continue;
+    for (const [, op = '', perms = ''] of (parsed[2] ?? '').matchAll(/([-+=])([rwxXst]*)/g)) {
+      for (const bit of 'rwx') {
+        if (op === '=') owner.set(bit, perms.includes(bit));
+        else if (perms.includes(bit)) owner.set(bit, op === '+');
+      }
+    }
+  }
+  return [...'rwx'].every((bit) => owner.get(bit) === false);
 }
 
 /** GNU sed's `e command` (at an optional address, or after `;`): the rest of its line is run by a shell. */
@@ -261,6 +289,7 @@ export const FILE_SPECS: readonly CommandSpec[] = [
   { names: ['scp'], values: ['-P', '-i', '-F', '-o', '-c', '-l', '-S', '-J'], check: copy },
   { names: ['mv'], values: ['-t', '--target-directory', '-S', '--suffix'], check: mv },
   { names: ['tee'], check: writesOperands },
+  { names: ['unzip'], values: ['-d', '-x', '-P'], check: unzip },
   { names: ['sudoedit'], check: (c, s) => {
     flag(s, REASONS.sudo);
     writesOperands(c, s);

@@ -30,11 +30,20 @@ const GIT_RULES: readonly Rule[] = [
   { sub: 'worktree', operand: /^remove$/, option: /^(-f|--force)$/, reason: REASONS.workingTreeReset },
 ];
 
+/**
+ * `git clean -fdX -- build/`: only files git ignores (build output), only under folders inside the workspace, which
+ * is `rm -rf build/` by another name. Without a pathspec it reaches ignored files such as `.env` as well, and asks.
+ */
+function cleansOnlyIgnoredBelow(command: Command, pathspecs: readonly string[], scan: Scan): boolean {
+  const onlyIgnored = command.options.some((o) => /^-[a-zA-Z]*X/.test(o)) && !command.options.some((o) => /^-[a-zA-Z]*x/.test(o));
+  return onlyIgnored && pathspecs.length > 0 && pathspecs.every((p) => !/^\.\/?$|^:/.test(p) && insideWorkspace(p, scan));
+}
+
 function gitCheck(command: Command, scan: Scan): void {
   const [sub, ...rest] = command.operands;
   const afterSub = command.args.slice(command.args.indexOf(sub ?? '') + 1);
   if (sub === 'branch' && hasFlag(command, 'd', '--delete') && hasFlag(command, 'f', '--force')) flag(scan, REASONS.gitHistory);
-  if (sub === 'clean' && hasFlag(command, 'f', '--force') && !hasFlag(command, 'n', '--dry-run')) discards(scan);
+  if (sub === 'clean' && hasFlag(command, 'f', '--force') && !hasFlag(command, 'n', '--dry-run') && !cleansOnlyIgnoredBelow(command, rest, scan)) discards(scan);
   if (sub === 'checkout' && (afterSub.includes('--') || rest.includes('.') || hasFlag(command, 'f', '--force'))) discards(scan);
   if (sub === 'restore' && rest.length > 0 && !(command.options.includes('--staged') && !command.options.some((o) => o === '--worktree' || o === '-W'))) discards(scan);
   if (sub !== undefined && ['clean', 'reset', 'checkout', 'restore', 'stash', 'rm', 'mv', 'apply', 'merge', 'rebase', 'pull', 'cherry-pick', 'revert', 'switch'].includes(sub)) scan.mutatesFiles = true;

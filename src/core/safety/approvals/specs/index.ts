@@ -29,7 +29,7 @@ const DATA_COMMANDS: CommandSpec = {
     'set', 'shopt', 'trap', 'ulimit', 'umask', 'hash', 'let', 'getopts', 'shift', 'break', 'continue', 'locate', 'mdfind', 'fd', 'fdfind',
     'printenv', 'id', 'whoami', 'uname', 'hostname', 'uptime', 'ps', 'top', 'htop', 'df', 'du', 'free', 'lsof', 'pgrep', 'jobs', 'fg', 'bg',
     'popd', 'dirs', 'clear', 'tput', 'open', 'xdg-open', 'code', 'cmake', 'ninja', 'tsc', 'eslint', 'prettier', 'jest', 'vitest',
-    'pytest', 'mypy', 'ruff', 'black', 'rustc', 'javac', 'zip', 'unzip', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', '7z',
+    'pytest', 'mypy', 'ruff', 'black', 'rustc', 'javac', 'zip', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', '7z',
     'traceroute', 'ip', 'ifconfig', 'netstat', 'ss', 'dmesg', 'getent', 'last', 'lastb', 'lastlog', 'who', 'w', 'lsblk', 'blkid', 'mount', 'export',
     'declare', 'local', 'readonly', 'typeset', 'unset', 'shellcheck', 'shfmt', 'nproc', 'lscpu', 'env',
   ],

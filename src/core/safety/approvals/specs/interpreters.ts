@@ -202,6 +202,13 @@ function osascript(command: Command, scan: Scan): void {
   if (/\b(delete|empty\s+(the\s+)?trash)\b/i.test(script) && /\btell\s+app(lication)?\b/i.test(script)) flag(scan, REASONS.destructiveVerb);
 }
 
+/**
+ * A `Where-Object` stage whose every condition only leaves something out (`$_.Id -ne $PID`, `Name -notlike 'explorer*'`):
+ * what passes is every process but a few.
+ */
+const PS_NEGATIVE = String.raw`\$_\.\w+\s+-(?:c|i)?(?:ne|notlike|notmatch|notin|notcontains)\s+(?:\$\w+|'[^']*'|"[^"]*"|[\w.*]+)`;
+const PS_EXCLUDING_FILTER = String.raw`(?:Where-Object|where|\?)\s*(?:\{\s*${PS_NEGATIVE}(?:\s+-and\s+${PS_NEGATIVE})*\s*\}|\w+\s+-(?:c|i)?(?:ne|notlike|notmatch|notin)\s+\S+)`;
+
 /** PowerShell cmdlets with a shell equivalent that asks. */
 const POWERSHELL: ReadonlyArray<[RegExp, string]> = [
   [/\b(Stop-Computer|Restart-Computer)\b/i, REASONS.shutdown],
@@ -210,8 +217,10 @@ const POWERSHELL: ReadonlyArray<[RegExp, string]> = [
   [/\b(Format-Volume|Clear-Disk)\b/i, REASONS.rawDisk],
   [/\b(Initialize-Disk|Remove-Partition)\b/i, REASONS.diskVolume],
   [/\bStop-Process\b|\bkill\s+-Name\b/i, REASONS.killProcesses],
-  // `Get-Process | Stop-Process`, `gps | kill`, `Stop-Process -Name *`: every process, unfiltered.
-  [/\b(?:Get-Process|gps)\s*(?:['"]?\*['"]?\s*)?\|\s*(?:Stop-Process|spps|kill)\b|\b(?:Stop-Process|spps|kill)\b[^|;]*-(?:Name|ProcessName)\s+['"]?\*['"]?(?=[\s;]|$)/i, REASONS.killAll],
+  // `Get-Process | Stop-Process`, `gps | kill`, `Stop-Process -Name *`: every process, unfiltered, or filtered only by
+  // what it leaves out (`Where-Object { $_.Id -ne $PID }`: every process but this shell, as `pkill -v bash` is).
+  [new RegExp(String.raw`\b(?:Get-Process|gps)\s*(?:['"]?\*['"]?\s*)?\|\s*(?:${PS_EXCLUDING_FILTER}\s*\|\s*)?(?:Stop-Process|spps|kill)\b`, 'i'), REASONS.killAll],
+  [/\b(?:Stop-Process|spps|kill)\b[^|;]*-(?:Name|ProcessName)\s+['"]?\*['"]?(?=[\s;]|$)/i, REASONS.killAll],
   // `Get-Process | ForEach-Object { $_.Kill() }`, `… { Stop-Process -Id $_.Id -Force }`: every process, one by one,
   // with nothing filtering them on the way.
   [/\b(?:Get-Process|gps)\s*(?:['"]?\*['"]?\s*)?\|\s*(?:ForEach-Object|foreach|%)\s*\{[^}]*(?:\.Kill\s*\(|\b(?:Stop-Process|spps|kill)\b[^}]*\$_)/i, REASONS.killAll],
@@ -225,6 +234,8 @@ const POWERSHELL: ReadonlyArray<[RegExp, string]> = [
   [/\bSet-MpPreference\b[^|;]*-Enable\w+\s+(Disabled|0|\$false|AuditMode)\b|\b(Uninstall|Remove)-WindowsFeature\b[^|;]*Defender/i, REASONS.disableSecurity],
   [/\b(Invoke-Expression|iex)\b[\s\S]*\b(Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString|curl|wget)\b|\b(Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString)\b[\s\S]*\|\s*(Invoke-Expression|iex)\b/i, REASONS.pipeToShell],
   [/\bStart-Process\b/i, REASONS.interpreterExec],
+  // PSReadLine's history file removed or emptied (`Remove-Item (Get-PSReadLineOption).HistorySavePath`), or saving turned off.
+  [/\b(?:Remove-Item|ri|rm|del|erase|Clear-Content|clc|Set-Content|Out-File)\b[^|;]*(?:HistorySavePath|ConsoleHost_history\.txt)|\bSet-PSReadLineOption\b[^|;]*-HistorySaveStyle\s+SaveNothing/i, REASONS.history],
 ];
 
 function powershell(command: Command, scan: Scan): void {
@@ -351,7 +362,23 @@ function windowsPath(target: string): string {
   return drive === null ? target : `/mnt/${(drive[1] as string).toLowerCase()}/${(drive[2] as string).replace(/\\/g, '/')}`;
 }
 
+/**
+ * `go run - <<'EOF'`, `go run main.go` after `cat > main.go <<EOF`: Go source the line wrote (or feeds on stdin) is read
+ * like any interpreter's code; a file the line did not write is the project's own.
+ */
+function goRun(command: Command, scan: Scan): void {
+  if (command.operands[0] !== 'run') return;
+  const read = (code: string): void => readInterpreterCode(code, 'go', scan);
+  const sources = command.operands.slice(1).filter((o) => o === '-' || o.endsWith('.go'));
+  for (const source of sources) {
+    const written = scan.files.get(source.slice(source.lastIndexOf('/') + 1));
+    if (written !== undefined) read(written);
+  }
+  if (sources.includes('-')) runStdinCode(command.invocation.stdin, scan, read);
+}
+
 export const INTERPRETER_SPECS: readonly CommandSpec[] = [
+  { names: ['go'], values: ['-C', '-o', '-p', '-tags', '-ldflags', '-gcflags', '-mod', '-modfile', '-exec', '-toolexec', '-overlay', '-pgo'], check: goRun },
   ...INTERPRETERS.map((i): CommandSpec => ({
     names: i.names,
     values: ['-m', '-W', '-X', '-r', '--require', '-I', '--import', '--loader', '-C'],

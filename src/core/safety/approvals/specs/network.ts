@@ -11,13 +11,27 @@ import type { Command, CommandSpec } from './spec.js';
 export const NETWORK_SENDERS: ReadonlySet<string> = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'scp', 'sftp', 'ftp', 'telnet', 'rsync', 'ssh', 'http', 'https', 'xh', 'mail', 'sendmail', 'mutt', 'aws', 'gsutil', 'rclone', 'openssl']);
 /** Private keys, cloud and tool credentials, password databases and dotenv files (not `.env.example`). */
 export const SECRET_MENTION =
-  /((^|\/)\.ssh(\/(id_[\w-]+|[\w-]+_key)\b(?!\.pub)|\/?$)|\.aws\/credentials|(^|\/)\.aws\/?$|\.gnupg\b|(^|\/)\.(kube|docker|azure)\/?$|(^|\/)\.config\/gcloud\/?$|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.docker\/config\.json|\.kube\/config|\.config\/gcloud\/(application_default_credentials\.json|credentials\.db|legacy_credentials)|\.azure\/(accessTokens\.json|msal_token_cache)|\/etc\/(g?shadow|passwd|sudoers)\b|(^|[/@=])\.env(\.(local|production|prod|development|dev))?$|\.hearth\/)/;
+  /((^|\/)\.ssh(\/(id_[\w-]+|[\w-]+_key)\b(?!\.pub)|\/?$)|\.aws\/credentials|(^|\/)\.aws\/?$|\.gnupg\b|(^|\/)\.(kube|docker|azure)\/?$|(^|\/)\.config\/gcloud\/?$|\.netrc\b|\.git-credentials\b|\.pgpass\b|\.docker\/config\.json|\.kube\/config|\.config\/gcloud\/(application_default_credentials\.json|credentials\.db|legacy_credentials)|\.config\/gh\/hosts\.yml\b|(^|\/)\*\.(pem|key|p12|pfx)$|\.azure\/(accessTokens\.json|msal_token_cache)|\/etc\/(g?shadow|passwd|sudoers)\b|(^|[/@=])\.env(\.(local|production|prod|development|dev))?$|\.hearth\/)/;
 /**
  * Commands whose output is a secret: a private key export, a keychain password, git's stored credentials in clear
  * (`git credential fill`, a helper's `get`). Token printers such as `gh auth token` are left out: their output goes
  * into an Authorization header of the very API it is for, everyday use.
  */
 export const SECRET_PRINTERS: readonly RegExp[] = [/^gpg2? (.* )?--export-secret(-sub)?-keys\b/, /^security find-(generic|internet)-password\b.* -w\b/, /^git (.* )?credential(-[\w-]+)? (fill|get)\b/];
+/**
+ * Commands whose output is a password, token or private key, printed where the model reads it (secretRead, like `cat
+ * ~/.aws/credentials`): keychain and secret-service lookups, a CLI's own stored token, an AWS secret key, a Kubernetes
+ * secret's data value, an exported secret key. `git credential fill` stays out: a helper protocol scripts speak.
+ */
+export const SECRET_OUTPUT: readonly RegExp[] = [
+  /^gpg2? (.* )?--export-secret(-sub)?-keys\b/,
+  /^security find-(generic|internet)-password\b.* -w\b/,
+  /^secret-tool lookup\b/,
+  /^(gh|glab) auth token\b/,
+  /^aws (.* )?configure get (\S*\.)?\S*(secret|token|password)\S*/i,
+  /^kubectl (.* )?get secrets?\b.*(\{\s*\.data\.[\w.-]+|\{\s*\.data\[|index \.data|\.stringData)/,
+  /^op (read|item get\b.*--(reveal|fields))\b/,
+];
 /** The whole environment pasted into an argument: `--post-data="$(env)"`. */
 const ENVIRONMENT_SUBSTITUTED = /\$\(\s*(env|printenv|set|export -p|declare -x)\s*(\|[^)]*)?\)|`\s*(env|printenv)\s*`/;
 /** A secret variable placed in a URL or request body (a `-H` header with a token is ordinary API use). */

@@ -51,7 +51,7 @@ export const PACKAGE_SPECS: readonly CommandSpec[] = [
   { names: ['npm', 'pnpm', 'yarn'], check: packageScripts, rules: [{ sub: 'uninstall|remove|rm|un|r|unlink', option: GLOBAL, unless: DRY_RUN, reason: remove }, { sub: 'global remove', reason: remove }, UNPUBLISH, ...REGISTRY_REVOKES] },
   // Version managers install toolchains outside the workspace.
   { names: ['nvm', 'volta', 'asdf', 'mise', 'pyenv', 'rbenv', 'nodenv', 'sdk', 'fnm', 'goenv', 'jenv', 'rvm'], rules: [{ sub: 'uninstall|remove|rm|implode', reason: remove }, { sub: 'plugin', operand: /^(remove|uninstall)$/, reason: remove }] },
-  { names: ['pipenv', 'bundle', 'bundler', 'go', 'swift', 'gradle', 'gradlew', 'mvn', 'mvnw'], rules: MIGRATION_DROPS },
+  { names: ['pipenv', 'bundle', 'bundler', 'swift', 'gradle', 'gradlew', 'mvn', 'mvnw'], rules: MIGRATION_DROPS },
   // Project managers that also install tools for the whole user account: removing one of those is a global removal,
   // while `uv remove x`, `composer remove x`, `dotnet tool uninstall x` (a local manifest) only edit the workspace.
   { names: ['uv'], rules: [{ sub: 'tool|python uninstall', reason: remove }] },
@@ -103,6 +103,20 @@ function runScript(name: string | undefined, scan: Scan): void {
 }
 
 function runNamed(name: string, scan: Scan): void {
-  const code = scan.files.get(`${PACKAGE_SCRIPT}${name}`);
+  const code = scan.files.get(`${PACKAGE_SCRIPT}${name}`) ?? writtenManifestScript(name, scan);
   if (code !== undefined) scan.runShell(code);
+}
+
+/** `echo '{"scripts":{"postinstall":"rm -rf ~"}}' > package.json && npm install`: a script of a manifest the line wrote. */
+function writtenManifestScript(name: string, scan: Scan): string | undefined {
+  const manifest = scan.files.get('package.json');
+  if (manifest === undefined) return undefined;
+  try {
+    const scripts = (JSON.parse(manifest) as { scripts?: Record<string, unknown> }).scripts;
+    const code = scripts?.[name];
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    // Not JSON the detector can read (a partial write, UNKNOWN inside): npm would refuse it too.
+    return undefined;
+  }
 }

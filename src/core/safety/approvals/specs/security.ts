@@ -78,6 +78,8 @@ function defaults(command: Command, scan: Scan): void {
   if (verb !== 'write') return;
   const plain = domain.replace(/\.plist$/, '');
   if (MAC_PROTECTIONS.some(([d, k, v]) => d.test(plain) && k.test(key) && v.test(value))) flag(scan, off);
+  // The login window's hooks: a script run as root at every login or logout (deprecated, still honoured).
+  if (/(^|\/)com\.apple\.loginwindow$/.test(plain) && /^(LoginHook|LogoutHook)$/.test(key) && value !== '') flag(scan, REASONS.persistence);
 }
 
 export const SECURITY_SPECS: readonly CommandSpec[] = [
