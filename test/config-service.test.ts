@@ -127,6 +127,24 @@ describe('ConfigService', () => {
     expect(read()).toContain('# the fast one');
   });
 
+  it('keeps a key it does not know (a newer Hearth’s, a typo the user will fix) when it saves (catches settings deleting it)', async () => {
+    writeFileSync(configPath(home), `${COMMENTED}agent:\n  max_iterationz: 3\n`);
+    const config = new ConfigService(home);
+    await config.update((draft) => void (draft.approvals.mode = 'smart'));
+    expect(read()).toContain('max_iterationz: 3');
+    expect(read()).toContain('mode: smart');
+    expect(read()).toContain('# manual until I trust it');
+  });
+
+  it('writes the whole file when the YAML cannot be edited in place (an aliased section), and the change still lands', async () => {
+    writeFileSync(configPath(home), 'version: 1\nshared: &a\n  mode: manual\napprovals: *a\n');
+    const config = new ConfigService(home);
+    const next = await config.update((draft) => void (draft.approvals.mode = 'smart'));
+    expect(next.approvals.mode).toBe('smart');
+    expect(new ConfigService(home).current().approvals.mode).toBe('smart');
+    expect(read()).toContain('# Hearth configuration.');
+  });
+
   it('passes on the warnings of loading (catches unknown keys going unreported)', () => {
     writeFileSync(configPath(home), 'version: 1\nagent:\n  max_iterationz: 3\n');
     const warnings: string[] = [];
