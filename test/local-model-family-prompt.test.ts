@@ -142,7 +142,8 @@ describe('a Llama 3 GGUF through the real model host', () => {
       expect(calls.length).toBeGreaterThanOrEqual(1);
       for (const call of calls) {
         const args = JSON.parse(call.arguments) as Record<string, unknown>;
-        // Random weights write numbers like 1e400 (Infinity): that call reaches the agent unreadable, never as a null.
+        // Random weights write numbers like 1e400 (Infinity), and byte tokens that decode past a string's bound:
+        // such a call reaches the agent as unreadable, saying why, never as a failed response or a silent null.
         if (call.name === 'unparsed_tool_call') expect(args.error).toMatch(/out of range|Expected/);
         else if (call.name === 'get_weather') expect(typeof args.city).toBe('string');
         else {

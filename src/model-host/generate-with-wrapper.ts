@@ -6,7 +6,7 @@
  * Hermes path does, because the rendered prompt of a longer conversation starts with the shorter one's.
  */
 import { randomUUID } from 'node:crypto';
-import { LlamaChat, LlamaText, type ChatHistoryItem, type ChatModelFunctions, type ChatWrapper, type LlamaContextSequence, type Token } from 'node-llama-cpp';
+import { LlamaChat, LlamaJsonSchemaValidationError, LlamaText, type ChatHistoryItem, type ChatModelFunctions, type ChatWrapper, type LlamaContextSequence, type Token } from 'node-llama-cpp';
 import type { FinishReason, ResponseResult, ResponseSink } from './generate-response.js';
 
 export interface WrapperResponseOptions {
@@ -27,10 +27,13 @@ function mintCallId(): string {
 }
 
 /**
- * The raw text of a call LlamaChat could not read (its LlamaFunctionCallValidationError, which
- * node-llama-cpp does not export: recognised by its `callText`), or undefined for any other failure.
+ * What LlamaChat could not read of a call, as the arguments of an `unparsed_tool_call`: parameters that
+ * parsed but do not fit the schema (LlamaJsonSchemaValidationError: e.g. a string the grammar bounded in
+ * tokens that decodes longer), or a call it could not parse (LlamaFunctionCallValidationError, which
+ * node-llama-cpp does not export: recognised by its `callText`). Undefined for any other failure.
  */
 function unreadableCall(err: unknown): string | undefined {
+  if (err instanceof LlamaJsonSchemaValidationError) return JSON.stringify({ error: err.message, arguments: err.object });
   if (!(err instanceof Error) || !('callText' in err) || typeof err.callText !== 'string') return undefined;
   return JSON.stringify({ error: err.message, text: err.callText });
 }
@@ -52,13 +55,29 @@ export async function generateWithWrapper(o: WrapperResponseOptions, sink: Respo
   const cached = Math.min(commonPrefixLength(o.sequence.contextTokens, o.promptTokens), Math.max(0, o.promptTokens.length - 1));
   const chat = new LlamaChat({ contextSequence: o.sequence, chatWrapper: o.wrapper, autoDisposeSequence: false });
   let outputTokens = 0;
+  let thinking = false;
+  const endThought = (): void => {
+    if (thinking) sink.text('</think>');
+    thinking = false;
+  };
   try {
     let response;
     try {
       response = await chat.generateResponse(o.history, {
         ...(o.functions ? { functions: o.functions, documentFunctionParams: true } : {}),
-        onTextChunk: (text) => {
-          if (text !== '') sink.text(text);
+        // Thoughts come as segments (Qwen3, DeepSeek R1, …): sent as `<think>` text, as the Hermes path sends what
+        // the model writes, so the engine moves them to reasoning the same way; comment segments are not for the user.
+        onResponseChunk: (chunk) => {
+          if (chunk.type === 'segment') {
+            if (chunk.segmentType !== 'thought') return;
+            if (!thinking) sink.text('<think>');
+            thinking = true;
+            if (chunk.text !== '') sink.text(chunk.text);
+            if (chunk.segmentEndTime !== undefined) endThought();
+            return;
+          }
+          endThought();
+          if (chunk.text !== '') sink.text(chunk.text);
         },
         onToken: (tokens) => {
           outputTokens += tokens.length;
@@ -77,6 +96,7 @@ export async function generateWithWrapper(o: WrapperResponseOptions, sink: Respo
       sink.toolCall({ id: mintCallId(), name: 'unparsed_tool_call', arguments: unreadable });
       return { finishReason: 'tool_calls', evaluatedInputTokens: o.promptTokens.length - cached, outputTokens };
     }
+    endThought();
     const calls = response.functionCalls ?? [];
     for (const call of calls) {
       const params: unknown = call.params ?? {};

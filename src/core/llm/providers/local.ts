@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import { abortError, HearthError } from '../../errors.js';
 import { assertGgufFile } from './gguf-file.js';
 import type { ChatModel, ChatRequest, ModelDescription, ModelEvent } from '../types.js';
+import { withReasoningTags } from '../reasoning-tags.js';
 import { withTextToolCalls } from '../text-tool-calls.js';
 import { chooseToolCallFormat } from '../tool-call-formats/index.js';
 import type { HostErrorCode, HostEvent, LoadedInfo } from '../../../shared/model-host-protocol.js';
@@ -189,7 +190,8 @@ export class LocalModel implements ChatModel {
    */
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const tools = request.toolChoice === 'none' ? [] : request.tools;
-    return withTextToolCalls(this.hostStream(request, signal), tools, { formats: () => [chooseToolCallFormat(this.loadedInfo?.formatHints ?? {}).format] });
+    // As for OpenAI-compatible servers: thinking (`<think>`, the host's rendering of thought segments) comes off first.
+    return withTextToolCalls(withReasoningTags(this.hostStream(request, signal)), tools, { formats: () => [chooseToolCallFormat(this.loadedInfo?.formatHints ?? {}).format] });
   }
 
   private async *hostStream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
