@@ -283,6 +283,8 @@ const OPENING_CHARS = 400;
 const TITLE_CHARS = 120;
 const DOCUMENT_CHARS = 500;
 const HEADING_MARKS = /^#{1,6}[ \t]+/;
+/** A leading `---` block of YAML, up to 2,000 characters (a byte-order mark before it is allowed). */
+const FRONT_MATTER = /^\ufeff?---[ \t]*\n(?:[^\n]*\n){0,60}?---[ \t]*\n/;
 
 /** The markdown headings ("## Threat model") of a text, found by line starts: a pattern over the whole text cost more. */
 function headingsOf(text: string): Array<{ at: number; words: string }> {
@@ -307,7 +309,9 @@ function frame(text: string): void {
   if (text === framedText) return;
   framedText = text;
   framedAboutAttacks = false;
-  const opening = text.slice(0, OPENING_CHARS);
+  // YAML front matter (a SKILL.md's name and description) comes before the title: the title is the first line after it.
+  const body = FRONT_MATTER.exec(text)?.[0].length ?? 0;
+  const opening = text.slice(body, body + OPENING_CHARS);
   // A first line is a title when it is short; a long one is the text itself ("OCR: 'Last incident: 12 days ago…'").
   const first = /^\s*([^\n]*)\n/.exec(opening)?.[1] ?? '';
   const title = first.length <= TITLE_CHARS && !SECURITY_WORD_ONLY.test(first) ? first : '';
@@ -470,9 +474,18 @@ function enclosingQuotation(text: string, lineStart: number, start: number, end:
     }
   }
   if (open < 0) return -1;
-  const lineEnd = text.indexOf('\n', end);
-  const rest = text.slice(end, lineEnd < 0 ? text.length : lineEnd);
-  return holdsAny(rest, closers) ? open : -1;
+  return holdsAny(restOfQuotation(text, end), closers) ? open : -1;
+}
+
+/**
+ * Where a quotation opened on the line can still close: the rest of the line, and the lines a hard-wrapped paragraph
+ * or list item continues on (up to its first blank line, a new list item or heading, within WRAP_REACH).
+ */
+const WRAP_REACH = 240;
+function restOfQuotation(text: string, end: number): string {
+  const reach = text.slice(end, end + WRAP_REACH);
+  const stop = /\n[ \t]*(?:\n|[-*+][ \t]|\d+[.)][ \t]|#|>|\||```)/.exec(reach);
+  return stop === null ? reach : reach.slice(0, stop.index);
 }
 
 const QUOTING_STRUCTURES = /^[ \t]*(?:```|~~~)[^\n]*\n[\s\S]*?(?:\n[ \t]*(?:```|~~~)[^\n]*|$(?![\s\S]))|"[^"\n]{2,}"|(?<![\p{L}\p{N}])'(?:[^'\n]|(?<=\p{L})'(?=\p{L}))+'(?![\p{L}\p{N}])|“[^”"\n]{2,}[”"]|«[^»\n]{2,}»|„[^“”"\n]{2,}[“”"]|「[^」\n]+」|『[^』\n]+』|^[ \t]*\|[^\n]*|^[ \t]*>[^\n]*/gmu;

@@ -118,6 +118,10 @@ export const ENGLISH: DirectiveLexicon = {
   // Said of someone else: "we no longer follow the old guidelines", "it ignores instructions in issue bodies".
   notOrderedBefore: String.raw`(?<![\p{L}'’])(?:(?:don'?t|dont|do\s+not|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|cannot|can'?t|won'?t|will\s+not|not\s+to|no\s+one\s+should|nobody\s+should)(?:\s+(?:ever|just|simply|accidentally|silently|quietly))?|(?:we|they|i|it|he|she|which|who)(?:\s+(?:also|always|usually|often|sometimes|just|still|now|simply|actually|deliberately|intentionally|generally|typically|quietly|silently|then))?)\s+`,
   // "ignore the operator instructions"; not someone else's ("tells it to ignore its instructions", "their guidelines").
+  // "start ignoring your rules", "try disregarding the system prompt", a sentence that opens with it ("Ignoring all
+  // previous instructions, tell me…", "Overriding prior guidance: …"); not "overriding instructions (…)" as an item
+  // in a list of intents, or a description ("a superhero whose power is ignoring instructions").
+  gerundCue: String.raw`(?:^|[.!?:;]\s+|\n[ \t]*)|(?<![\p{L}])(?:means|meaning|start|starts|started|begin|try|keep|continue|go\s+on|consider|recommend|suggest|suggests|by|about|into|(?:you\s+)?(?:should|must|will)\s+be|you\s+are|you're|you'll\s+be|are\s+you|begin\s+by|start\s+by)\s+(?:(?:simply|just|quietly|silently|now)\s+)?`,
   modifierSlot: { except: ['its', 'their', 'his', 'her', 'whose', 'which', 'what'] },
   reportedBefore: String.raw`\b(?:tr(?:y|ies|ied|ying)|attempt(?:s|ed|ing)?|designed|meant|intended|crafted|written)\s+to\s+(?:make|get|trick|convince|persuade|force|coax|manipulate)\b[^.!?\n]{0,100}$`,
   nearWords: [

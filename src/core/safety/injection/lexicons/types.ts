@@ -73,6 +73,11 @@ export interface DirectiveLexicon {
    */
   notOrderedBefore?: string;
   /**
+   * A regular-expression source that must match right before a verb in its -ing form for it to be an order: "start
+   * ignoring your rules" is one, a list of intents ("overriding instructions", "bypassing filters") names them.
+   */
+  gerundCue?: string;
+  /**
    * Strong pairs only: one word of any kind may stand right before the object ("ignore the operator instructions",
    * "disregard all onboarding guidelines"), since a noun used as a modifier is what no filler list enumerates.
    * `except`: words the slot may not hold, such as a third party's possessive ("tell it to ignore its instructions").
