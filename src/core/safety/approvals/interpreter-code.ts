@@ -205,7 +205,8 @@ function stringArguments(code: string, at: number, language: Language): string |
   const command = literal + joined.text;
   const after = joined.rest;
   // `spawn("sh", ["-c", "reboot"])`, `execFile('rm', ['-rf', '/'])`: the argument list follows the program.
-  const argList = /^\s*,\s*\[([^\]]*)\]/.exec(after);
+  // `new Deno.Command("sh", { args: ["-c", "…"] })`: the list as an options object's `args`.
+  const argList = /^\s*,\s*\[([^\]]*)\]/.exec(after) ?? /^\s*,\s*\{\s*args\s*:\s*\[([^\]]*)\]/.exec(after);
   if (argList !== null) return [command, ...argumentWords(argList[1] ?? '')].join(' ');
   // `system('rm', '-rf', Dir.home)`, `system('rm','-rf','/')`: the program's arguments as further arguments.
   if (/^\s*,/.test(after)) return [command, ...argumentWords(callTail(after))].join(' ');
@@ -270,7 +271,7 @@ function callTail(text: string): string {
 function argumentWords(list: string): string[] {
   return splitArguments(list).map((item) => {
     const literal = new RegExp(String.raw`^${STRING}$`).exec(item);
-    if (literal !== null) return quoteForShell(literal[1] ?? literal[2] ?? literal[3] ?? '');
+    if (literal !== null) return quoteForShell(literal[1] ?? literal[2] ?? (literal[3] === undefined ? '' : interpolated(literal[3])));
     const target = targetText(item, 0);
     return target !== null && /^~(\/[\w.@%+=:,/-]*)?$/.test(target) ? target : UNKNOWN;
   });

@@ -188,7 +188,14 @@ const STAGES: Readonly<Record<string, Stage>> = {
     if (/^\s*(1|\{\s*print(\s+\$0)?\s*;?\s*\})\s*$/.test(program)) return { text: stdin, decoded: false };
     // `awk '{print $1}' /proc/1/stat`: one whitespace-separated field of each line of known text.
     const field = /^\s*\{\s*print\s+\$(\d+)\s*;?\s*\}\s*$/.exec(program);
-    return field === null ? null : { text: pickFields(stdin, Number(field[1]), /[ \t]+/), decoded: false };
+    if (field !== null) return { text: pickFields(stdin, Number(field[1]), /[ \t]+/), decoded: false };
+    // `awk '{print "rm -rf " $0}'`: literals and fields glued together, line by line.
+    const glued = /^\s*\{\s*print\s+((?:"[^"\\]*"|\$\d+)(?:\s*(?:"[^"\\]*"|\$\d+))*)\s*;?\s*\}\s*$/.exec(program);
+    if (glued === null) return null;
+    const terms = [...(glued[1] as string).matchAll(/"([^"\\]*)"|\$(\d+)/g)];
+    const lines = stdin.split('\n').filter((line, i, all) => i < all.length - 1 || line !== '');
+    const text = lines.map((line) => terms.map(([, literal, n]) => literal ?? (n === '0' ? line : (line.trim().split(/[ \t]+/)[Number(n) - 1] ?? ''))).join('')).join('\n');
+    return { text: `${text}\n`, decoded: true };
   },
   // `sed 's/a/b/g'` on known text: one plain substitution (no regex metacharacters) is computed.
   sed: (args, stdin) => {
@@ -197,9 +204,10 @@ const STAGES: Readonly<Record<string, Stage>> = {
     if (stdin === ALL_PROCESSES_OUTPUT.text && script.length === 1 && /^(1d|2,\$p?)$/.test(script[0] as string)) return ALL_PROCESSES_OUTPUT;
     if (stdin === null || script.length !== 1 || flagsOf(args).some((f) => f !== '-e')) return null;
     // `sed 's/^/rm -rf /'`, `sed 's/$/ \&/'`: text put before or after every line.
-    const anchored = /^s(.)([\^$])\1([^\\&]*)\1g?$/.exec(script[0] as string);
+    const anchored = /^s(.)([\^$])\1((?:\\.|(?!\1)[^\\&])*)\1g?$/.exec(script[0] as string);
     if (anchored !== null) {
-      const [, , anchor = '', added = ''] = anchored;
+      const [, , anchor = '', escaped = ''] = anchored;
+      const added = escaped.replace(/\\(.)/g, '$1');
       const lines = stdin.split('\n');
       const last = lines.at(-1) === '' ? lines.pop() : undefined;
       return { text: [...lines.map((line) => (anchor === '^' ? `${added}${line}` : `${line}${added}`)), ...(last === undefined ? [] : [last])].join('\n'), decoded: true };
