@@ -2,10 +2,12 @@
  * The model host's lifecycle lock, driven in process (real llama.cpp over generated GGUFs, the host's
  * own `handle`), so what it holds is observable: an unload waits for running generations before it
  * disposes their context, a generate that arrives during a load waits for it, shutdown waits too, and
- * ended sessions give their sequences back.
+ * ended sessions give their sequences back. The embedding host takes the same lock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmbedHost } from '../src/model-host/embed-host.js';
 import { ModelHost } from '../src/model-host/model-host.js';
+import type { EmbedHostEvent } from '../src/shared/embed-host-protocol.js';
 import type { GenerateRequest, HostEvent } from '../src/shared/model-host-protocol.js';
 import { modelDir, writeGguf } from './fixtures/gguf/index.js';
 
@@ -159,5 +161,56 @@ describe('model host lifecycle', () => {
     h.host.handle(generate('z1', 'z', 200));
     const [y, z] = await Promise.all([h.end('y1'), h.end('z1')]);
     expect([y, z].map((e) => (e.type === 'error' ? e.code : e.type)).sort()).toEqual(['busy', 'done']);
+  });
+});
+
+describe('embedding host lifecycle', () => {
+  function embedHarness(): { host: EmbedHost; events: EmbedHostEvent[]; exits: number[]; next: (match: (e: EmbedHostEvent) => boolean) => Promise<EmbedHostEvent> } {
+    const events: EmbedHostEvent[] = [];
+    const waiters = new Set<(e: EmbedHostEvent) => void>();
+    const exits: number[] = [];
+    const host = new EmbedHost(
+      {
+        postMessage: (event) => {
+          events.push(event);
+          for (const w of [...waiters]) w(event);
+        },
+        onMessage: () => undefined,
+      },
+      { exit: (code) => exits.push(code) },
+    );
+    const next = (match: (e: EmbedHostEvent) => boolean): Promise<EmbedHostEvent> =>
+      new Promise((resolve) => {
+        const already = events.find(match);
+        if (already) return resolve(already);
+        const waiter = (e: EmbedHostEvent): void => {
+          if (!match(e)) return;
+          waiters.delete(waiter);
+          resolve(e);
+        };
+        waiters.add(waiter);
+      });
+    return { host, events, exits, next };
+  }
+  const forRequest = (requestId: string) => (e: EmbedHostEvent) => 'requestId' in e && e.requestId === requestId;
+
+  it('an embed sent right after load waits for it; shutdown during an embed waits for it to stop, then exits 0', async () => {
+    // Catches: an embed failing not_loaded because the load it followed had not finished, or shutdown
+    // disposing the embedding context under a running evaluation.
+    const h = embedHarness();
+    h.host.handle({ type: 'load', modelPath: pathA, threads: 1, gpu: false, contextSize: 512 });
+    h.host.handle({ type: 'embed', requestId: 'e1', texts: ['hello'] });
+    expect(await h.next(forRequest('e1'))).toMatchObject({ type: 'embedded', requestId: 'e1' });
+
+    h.host.handle({ type: 'embed', requestId: 'e2', texts: Array.from({ length: 64 }, (_, i) => `text ${i} `.repeat(40)) });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await h.host.shutdown();
+    const ended = await h.next(forRequest('e2'));
+    // It either finished before the shutdown reached it or was stopped; it never outlived the model.
+    expect(ended.type === 'embedded' || (ended.type === 'error' && ended.code === 'not_loaded')).toBe(true);
+    expect(h.events.indexOf(ended)).toBeGreaterThanOrEqual(0);
+    expect(h.exits).toEqual([0]);
+    h.host.handle({ type: 'embed', requestId: 'e3', texts: ['late'] });
+    expect(await h.next(forRequest('e3'))).toMatchObject({ type: 'error', code: 'not_loaded' });
   });
 });

@@ -7,6 +7,7 @@
 import { InsufficientMemoryError, type LlamaEmbeddingContext, type LlamaModel, type Token } from 'node-llama-cpp';
 import { describe, LlamaRuntime } from './llama-runtime.js';
 import { parseRequest } from './invalid-request.js';
+import { InFlight, LifecycleLock } from './lifecycle-lock.js';
 import { embedHostRequestSchema, type EmbedHostErrorCode, type EmbedHostEvent, type EmbedLoadedInfo, type EmbedLoadRequest, type EmbedRequest } from '../shared/embed-host-protocol.js';
 import type { MessageTransport } from '../shared/model-host-protocol.js';
 
@@ -20,11 +21,18 @@ interface Loaded {
 export class EmbedHost {
   private readonly runtime = new LlamaRuntime();
   private loaded: Loaded | undefined;
-  /** Serializes loads so a second `load` never races the first. */
-  private loadChain: Promise<void> = Promise.resolve();
-  private readonly running = new Map<string, AbortController>();
+  /** Load and shutdown run one at a time; an `embed` waits for the steps that arrived before it (see model-host.ts). */
+  private readonly lifecycle = new LifecycleLock((err) => {
+    this.send({ type: 'error', code: 'embed_failed', message: `Embedding host lifecycle step failed: ${describe(err)}` });
+  });
+  private readonly requests = new InFlight();
+  private closing = false;
+  private shutdownDone: Promise<void> | undefined;
 
-  constructor(private readonly transport: MessageTransport<EmbedHostEvent, unknown>) {}
+  constructor(
+    private readonly transport: MessageTransport<EmbedHostEvent, unknown>,
+    private readonly options: { exit?: (code: number) => void } = {},
+  ) {}
 
   private send(event: EmbedHostEvent): void {
     this.transport.postMessage(event);
@@ -40,13 +48,14 @@ export class EmbedHost {
     const msg = parsed.request;
     switch (msg.type) {
       case 'load':
-        this.loadChain = this.loadChain.then(() => this.load(msg));
+        if (this.closing) return this.send({ type: 'load_error', message: 'The embedding host is shutting down.' });
+        void this.lifecycle.run(() => this.load(msg));
         return;
       case 'embed':
         void this.embed(msg);
         return;
       case 'abort':
-        this.running.get(msg.requestId)?.abort();
+        this.requests.abort(msg.requestId);
         return;
       case 'shutdown':
         void this.shutdown();
@@ -87,11 +96,12 @@ export class EmbedHost {
     }
   }
 
+  /** Stop the embeddings in progress and wait for them before disposing; only under the lifecycle lock. */
   private async unload(): Promise<void> {
     const loaded = this.loaded;
-    this.loaded = undefined;
     if (!loaded) return;
-    for (const controller of this.running.values()) controller.abort();
+    await this.requests.stopStarted();
+    this.loaded = undefined;
     await loaded.context.dispose();
     await loaded.model.dispose();
   }
@@ -109,16 +119,20 @@ export class EmbedHost {
   private async embed(req: EmbedRequest): Promise<void> {
     const { requestId } = req;
     const fail = (code: EmbedHostErrorCode, message: string): void => this.send({ type: 'error', requestId, code, message });
-    const loaded = this.loaded;
-    if (!loaded) return fail('not_loaded', 'No embedding model is loaded: send `load` first.');
-    if (this.running.has(requestId)) return fail('invalid_message', `Request ${requestId} is already running.`);
-    const controller = new AbortController();
-    this.running.set(requestId, controller);
+    if (this.closing) return fail('not_loaded', 'The embedding host is shutting down.');
+    if (this.requests.has(requestId)) return fail('invalid_message', `Request ${requestId} is already running.`);
+    const { request, finish } = this.requests.add(requestId);
     try {
+      await this.lifecycle.idle;
+      request.started = true;
+      const loaded = this.loaded;
+      if (this.closing) return fail('not_loaded', 'The embedding host is shutting down.');
+      if (!loaded) return fail('not_loaded', 'No embedding model is loaded: send `load` first.');
       const vectors: number[][] = [];
       let truncated = 0;
       for (const text of req.texts) {
-        if (controller.signal.aborted) return fail('aborted', `Embedding request ${requestId} was aborted.`);
+        if (request.unloading) return fail('not_loaded', 'The embedding model was unloaded while this request was running.');
+        if (request.controller.signal.aborted) return fail('aborted', `Embedding request ${requestId} was aborted.`);
         const input = this.tokensFor(loaded, text);
         if (input.truncated) truncated++;
         // An empty text has no tokens to evaluate; all zeros matches nothing (cosine 0 with any vector).
@@ -133,16 +147,21 @@ export class EmbedHost {
     } catch (err) {
       fail('embed_failed', `Embedding failed: ${describe(err)}`);
     } finally {
-      this.running.delete(requestId);
+      finish();
     }
   }
 
-  async shutdown(): Promise<void> {
-    try {
-      await this.unload();
-      await this.runtime.dispose();
-    } finally {
-      process.exit(0);
-    }
+  /** Dispose everything, after a load in progress and the embeddings running now, then exit. Idempotent. */
+  shutdown(): Promise<void> {
+    this.closing = true;
+    this.shutdownDone ??= this.lifecycle.run(async () => {
+      try {
+        await this.unload();
+        await this.runtime.dispose();
+      } finally {
+        (this.options.exit ?? ((code: number) => process.exit(code)))(0);
+      }
+    });
+    return this.shutdownDone;
   }
 }

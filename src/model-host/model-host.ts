@@ -6,6 +6,7 @@
 import { InsufficientMemoryError, type GbnfJsonSchema, type Llama, type LlamaContext, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from 'node-llama-cpp';
 import { describe, LlamaRuntime } from './llama-runtime.js';
 import { parseRequest } from './invalid-request.js';
+import { InFlight, LifecycleLock, type InFlightRequest } from './lifecycle-lock.js';
 import { hostRequestSchema, type GenerateRequest, type HostErrorCode, type HostEvent, type LoadedInfo, type LoadRequest, type MessageTransport } from '../shared/model-host-protocol.js';
 import { generateResponse, type ResponseResult, type ResponseSink } from './generate-response.js';
 import { generateWithWrapper } from './generate-with-wrapper.js';
@@ -46,17 +47,6 @@ function formatHints(model: LlamaModel): NonNullable<LoadedInfo['formatHints']> 
   return hints;
 }
 
-/** One `generate` the host has accepted, from its arrival until its last event is sent. */
-interface Request {
-  controller: AbortController;
-  /** Past the lifecycle gate and working on the loaded model (an unload must stop it and wait). */
-  started: boolean;
-  /** The model is going away under it: it ends with `not_loaded`, not with a user abort. */
-  unloading: boolean;
-  /** Resolves once the request has released its sequence and sent its last event. */
-  settled: Promise<void>;
-}
-
 /** What the host holds right now (tests and diagnostics; nothing in the protocol depends on it). */
 export interface HostState {
   modelPath: string | undefined;
@@ -75,12 +65,15 @@ export class ModelHost {
   private readonly runtime = new LlamaRuntime();
   private loaded: Loaded | undefined;
   /**
-   * The lifecycle lock: load, unload, release and shutdown run one at a time, in arrival order, and a
+   * The lifecycle lock: load, release and shutdown run one at a time, in arrival order, and a
    * `generate` waits for every step that arrived before it. A step never overlaps a running
    * generation on the model it disposes: unload aborts them and waits for them to settle first.
    */
-  private lifecycle: Promise<void> = Promise.resolve();
-  private readonly requests = new Map<string, Request>();
+  private readonly lifecycle = new LifecycleLock((err) => {
+    this.send({ type: 'error', code: 'generation_failed', message: `Model host lifecycle step failed: ${describe(err)}` });
+  });
+  /** Each `generate` from its arrival until its last event is sent. */
+  private readonly requests = new InFlight();
   private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
   private closing = false;
   private shutdownDone: Promise<void> | undefined;
@@ -105,16 +98,16 @@ export class ModelHost {
     switch (msg.type) {
       case 'load':
         if (this.closing) return this.send({ type: 'load_error', message: 'The model host is shutting down.' });
-        void this.exclusive(() => this.load(msg));
+        void this.lifecycle.run(() => this.load(msg));
         return;
       case 'generate':
         void this.generate(msg);
         return;
       case 'abort':
-        this.requests.get(msg.requestId)?.controller.abort();
+        this.requests.abort(msg.requestId);
         return;
       case 'release_session':
-        void this.exclusive(() => this.releaseSession(msg.sessionKey));
+        void this.lifecycle.run(() => this.releaseSession(msg.sessionKey));
         return;
       case 'shutdown':
         void this.shutdown();
@@ -122,18 +115,9 @@ export class ModelHost {
     }
   }
 
-  /** Run `step` under the lifecycle lock. Steps report their own failures; the lock never jams on one. */
-  private exclusive(step: () => Promise<void>): Promise<void> {
-    const run = this.lifecycle.then(step);
-    this.lifecycle = run.catch((err: unknown) => {
-      this.send({ type: 'error', code: 'generation_failed', message: `Model host lifecycle step failed: ${describe(err)}` });
-    });
-    return this.lifecycle;
-  }
-
   /** Resolves once every lifecycle step that has arrived so far (load, release, shutdown) has run. */
   lifecycleIdle(): Promise<void> {
-    return this.lifecycle;
+    return this.lifecycle.idle;
   }
 
   state(): HostState {
@@ -195,13 +179,7 @@ export class ModelHost {
   private async unload(): Promise<void> {
     const loaded = this.loaded;
     if (!loaded) return;
-    const running = [...this.requests.values()].filter((r) => r.started);
-    for (const request of running) {
-      // A request the user already stopped ends as aborted, not as "unloaded under it".
-      if (!request.controller.signal.aborted) request.unloading = true;
-      request.controller.abort();
-    }
-    await Promise.all(running.map((r) => r.settled));
+    await this.requests.stopStarted();
     this.loaded = undefined;
     this.grammars.clear();
     await loaded.context.dispose();
@@ -264,12 +242,10 @@ export class ModelHost {
     if (req.toolChoice === 'required' && req.tools.length === 0) return fail('invalid_message', "toolChoice 'required' needs at least one tool.");
     if (this.requests.has(requestId)) return fail('invalid_message', `Request ${requestId} is already running.`);
 
-    let settle!: () => void;
-    const request: Request = { controller: new AbortController(), started: false, unloading: false, settled: new Promise<void>((resolve) => (settle = resolve)) };
-    this.requests.set(requestId, request);
+    const { request, finish } = this.requests.add(requestId);
     try {
       // A load, unload or shutdown that arrived before this request finishes first: never race it.
-      await this.lifecycle;
+      await this.lifecycle.idle;
       // Synchronously after the gate: an unload queued behind this request now sees it as started.
       request.started = true;
       if (request.controller.signal.aborted) {
@@ -282,8 +258,7 @@ export class ModelHost {
       if (!loaded || !llama) return fail('not_loaded', 'No model is loaded: send `load` first.');
       await this.generateOn(loaded, llama, req, request, fail);
     } finally {
-      this.requests.delete(requestId);
-      settle();
+      finish();
     }
   }
 
@@ -292,7 +267,7 @@ export class ModelHost {
    * sent only after the sequence is released, so the engine's next request on the session never finds
    * it still busy.
    */
-  private async generateOn(loaded: Loaded, llama: Llama, req: GenerateRequest, request: Request, fail: (code: HostErrorCode, message: string) => void): Promise<void> {
+  private async generateOn(loaded: Loaded, llama: Llama, req: GenerateRequest, request: InFlightRequest, fail: (code: HostErrorCode, message: string) => void): Promise<void> {
     const { requestId } = req;
     const error = (code: HostErrorCode, message: string): HostEvent => ({ type: 'error', requestId, code, message });
     let sequence;
@@ -337,7 +312,7 @@ export class ModelHost {
    */
   shutdown(): Promise<void> {
     this.closing = true;
-    this.shutdownDone ??= this.exclusive(async () => {
+    this.shutdownDone ??= this.lifecycle.run(async () => {
       try {
         await this.unload();
         await this.runtime.dispose();
