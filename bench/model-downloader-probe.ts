@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createModelDownloader } from 'node-llama-cpp';
-import { ModelDownloads } from '../src/core/models/model-downloads.js';
+import { ModelDownloads } from '../src/core/model-files/model-downloads.js';
 import { startModelFileServer, tinyModelBytes, waitUntil } from '../test/fixtures/model-file-server.js';
 
 const model = tinyModelBytes();

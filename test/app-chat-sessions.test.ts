@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MATCH_CLOSE, MATCH_OPEN } from '../src/core/app/search-snippets.js';
+import { MATCH_CLOSE, MATCH_OPEN } from '../src/core/store/search-snippets.js';
 import { checkFtsIntegrity } from '../src/core/store/fts-schema.js';
 import type { AgentEvent } from '../src/shared/events.js';
 import { startAppHarness, turnEnded, type AppHarness } from './fixtures/app-engine.js';

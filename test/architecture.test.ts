@@ -40,7 +40,7 @@ const coreTiers: readonly (readonly string[])[] = [
   ['llm'],
   ['safety'],
   ['store'],
-  ['exec', 'models'],
+  ['exec', 'model-files'],
   ['memory', 'search'],
   ['skills'],
   ['user-model'],

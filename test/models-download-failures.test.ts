@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ModelDownloads } from '../src/core/models/model-downloads.js';
+import { ModelDownloads } from '../src/core/model-files/model-downloads.js';
 import { startModelFileServer, tinyModelBytes, type ModelFileServer } from './fixtures/model-file-server.js';
 
 const model = tinyModelBytes(11);

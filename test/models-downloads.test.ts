@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isHearthError } from '../src/core/errors.js';
-import { ModelDownloads, type DownloadStatus } from '../src/core/models/model-downloads.js';
+import { ModelDownloads, type DownloadStatus } from '../src/core/model-files/model-downloads.js';
 import { startModelFileServer, tinyModelBytes, waitUntil, type ModelFileServer } from './fixtures/model-file-server.js';
 
 const model = tinyModelBytes();

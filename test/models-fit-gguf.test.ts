@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { estimateModelFit, estimateFit, type MachineMemory } from '../src/core/models/fit-estimate.js';
-import { estimateFitFromGguf, HOST_SEQUENCES } from '../src/core/models/gguf-fit.js';
+import { estimateModelFit, estimateFit, type MachineMemory } from '../src/core/model-files/fit-estimate.js';
+import { estimateFitFromGguf, HOST_SEQUENCES } from '../src/core/model-files/gguf-fit.js';
 import { modelDir, writeGguf, writeGgufHeader, type LlamaShape } from './fixtures/gguf/index.js';
 import { startModelFileServer, type ModelFileServer } from './fixtures/model-file-server.js';
 

@@ -1,9 +1,9 @@
 /** The fit estimate (pure arithmetic over given memory figures) and where the model's size comes from (a real server). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CURATED_MODELS } from '../src/core/models/curated-models.js';
-import { estimateFit, kvBytesPerToken, type MachineMemory } from '../src/core/models/fit-estimate.js';
-import { modelSizeOf } from '../src/core/models/model-size.js';
-import { parseModelSource } from '../src/core/models/model-source.js';
+import { CURATED_MODELS } from '../src/core/model-files/curated-models.js';
+import { estimateFit, kvBytesPerToken, type MachineMemory } from '../src/core/model-files/fit-estimate.js';
+import { modelSizeOf } from '../src/core/model-files/model-size.js';
+import { parseModelSource } from '../src/core/model-files/model-source.js';
 import { startModelFileServer, type ModelFileServer } from './fixtures/model-file-server.js';
 
 const GB = 1e9;

@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isHearthError } from '../src/core/errors.js';
-import { CURATED_MODELS } from '../src/core/models/curated-models.js';
-import { parseModelSource } from '../src/core/models/model-source.js';
+import { CURATED_MODELS } from '../src/core/model-files/curated-models.js';
+import { parseModelSource } from '../src/core/model-files/model-source.js';
 
 const env = {};
 const errorOf = (fn: () => unknown): Error => {

@@ -11,11 +11,11 @@ import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isHearthError } from '../src/core/errors.js';
 import { LocalModel } from '../src/core/llm/providers/local.js';
-import { estimateModelFit } from '../src/core/models/fit-estimate.js';
-import { ModelDownloads, type DownloadStatus } from '../src/core/models/model-downloads.js';
-import { modelSizeOf } from '../src/core/models/model-size.js';
-import { parseModelSource } from '../src/core/models/model-source.js';
-import { listModelFiles } from '../src/core/models/models-folder.js';
+import { estimateModelFit } from '../src/core/model-files/fit-estimate.js';
+import { ModelDownloads, type DownloadStatus } from '../src/core/model-files/model-downloads.js';
+import { modelSizeOf } from '../src/core/model-files/model-size.js';
+import { parseModelSource } from '../src/core/model-files/model-source.js';
+import { listModelFiles } from '../src/core/model-files/models-folder.js';
 import { modelDir, writeSplitGguf } from './fixtures/gguf/index.js';
 import { startModelFileServer, type ModelFileServer } from './fixtures/model-file-server.js';
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CURATED_MODELS } from '../../src/core/models/curated-models.js';
+import { CURATED_MODELS } from '../../src/core/model-files/curated-models.js';
 import { webSocketApi, type WebSocketHearthApi } from '../../src/renderer/api/websocket-api.js';
 import { createServices, ServicesProvider, type Services } from '../../src/renderer/app/services.js';
 import { curatedDescription } from '../../src/renderer/models/curated-description.js';

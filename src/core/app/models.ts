@@ -7,13 +7,13 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { HearthConfig } from '../config/schema.js';
 import { errorMessage, HearthError } from '../errors.js';
 import type { RouteHandlers, UiEvent } from '../../shared/contract.js';
-import { CURATED_MODELS } from '../models/curated-models.js';
-import { estimateModelFit, thisMachine, type GpuMemory } from '../models/fit-estimate.js';
+import { CURATED_MODELS } from '../model-files/curated-models.js';
+import { estimateModelFit, thisMachine, type GpuMemory } from '../model-files/fit-estimate.js';
 import { ggufHeaderProblem } from '../llm/providers/gguf-file.js';
-import { ModelDownloads } from '../models/model-downloads.js';
-import { modelSizeOf, type SizeOrigin } from '../models/model-size.js';
-import { parseModelSource } from '../models/model-source.js';
-import { listModelFiles, modelsFolder } from '../models/models-folder.js';
+import { ModelDownloads } from '../model-files/model-downloads.js';
+import { modelSizeOf, type SizeOrigin } from '../model-files/model-size.js';
+import { parseModelSource } from '../model-files/model-source.js';
+import { listModelFiles, modelsFolder } from '../model-files/models-folder.js';
 
 export interface ModelHandlersContext {
   home: string;

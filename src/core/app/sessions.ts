@@ -2,7 +2,7 @@ import type { RouteHandlers, RouteOutput } from '../../shared/contract.js';
 import type { SessionRecord, StoredMessage } from '../store/types.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
-import { SearchSnippets } from './search-snippets.js';
+import { SearchSnippets } from '../store/search-snippets.js';
 
 export type SessionRoutes = 'sessions.list' | 'sessions.search' | 'sessions.open' | 'sessions.rename' | 'sessions.delete' | 'sessions.clearFailed' | 'sessions.branch';
 

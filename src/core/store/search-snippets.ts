@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../store/database.js';
-import { matchAll, matchAny, parseSearchTerms } from '../store/fts-query.js';
+import type { Db } from './database.js';
+import { matchAll, matchAny, parseSearchTerms } from './fts-query.js';
 
 /** What the contract's SearchResult.snippet uses around a match (the UI turns them into <mark>). */
 export const MATCH_OPEN = '\uE000';
