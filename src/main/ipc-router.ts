@@ -2,17 +2,21 @@
  * The one IPC router: every `ipcRenderer.invoke` from a window lands here. In order: the sender must be
  * the top frame of `app://hearth` (an iframe, a page navigated elsewhere, or a destroyed frame is
  * refused); the route must exist; the input must parse with the route's zod schema; only then is the call
- * dispatched. Every failure is a typed `ApiError` reply, never a thrown exception (Electron would flatten
+ * dispatched, with the parsed value: this is the desktop's edge, the one place its input is parsed. Every failure is a typed `ApiError` reply, never a thrown exception (Electron would flatten
  * it to a string), and a refused sender is logged without its payload.
  */
 import type { z } from 'zod';
 import type { ApiError } from '../shared/contract.js';
+import { isRouteOf, parseRouteInput, type DispatchResult, type RouteSchemas } from '../core/app/dispatch.js';
 import { APP_HOST, APP_SCHEME } from './app-origin.js';
 
-export type DispatchResult = { ok: true; output: unknown } | { ok: false; error: ApiError };
+export type { DispatchResult, RouteSchemas };
 
-/** Calls the handler of an already-checked route (the engine's `dispatch`, or the shell's). */
-export type Dispatch = (route: string, input: unknown) => Promise<DispatchResult>;
+/**
+ * Calls the handler of an already-checked route with its already-parsed input (the engine's `dispatchParsed`,
+ * or the shell's dispatch): it must not parse again, so a schema's transforms and defaults run once.
+ */
+export type Dispatch = (route: string, parsedInput: unknown) => Promise<DispatchResult>;
 
 /** The part of Electron's `WebFrameMain` the check reads. */
 export interface SenderFrameLike {
@@ -27,20 +31,15 @@ export interface InvokeEventLike {
   readonly senderFrame: SenderFrameLike | null;
 }
 
-/** Route name → input schema: `ROUTES` from the contract, or `SHELL_ROUTES`. */
-export type RouteSchemas = Readonly<Record<string, { readonly input: z.ZodType }>>;
-
 export interface IpcRouterOptions {
+  /** `ROUTES` from the contract, or `SHELL_ROUTES`. */
   routes: RouteSchemas;
   dispatch: Dispatch;
   /** Where refusals and internal failures are reported; never given a payload. */
   log: (message: string) => void;
 }
 
-const fail = (code: string, message: string, issues?: ApiError['issues']): DispatchResult => ({
-  ok: false,
-  error: { code, message, ...(issues ? { issues } : {}) },
-});
+const fail = (code: string, message: string): DispatchResult => ({ ok: false, error: { code, message } satisfies ApiError });
 
 /** Why a sender may not call, or null when it may. */
 export function senderProblem(frame: SenderFrameLike | null): string | null {
@@ -63,10 +62,6 @@ function describeOrigin(url: URL): string {
   return url.host === '' ? url.protocol : `${url.protocol}//${url.host}`;
 }
 
-function issuesOf(error: z.ZodError): NonNullable<ApiError['issues']> {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
-}
-
 /**
  * The `ipcMain.handle` listener. Arguments are `(event, route, input)`; anything else is malformed.
  */
@@ -74,21 +69,19 @@ export function createIpcRouter(options: IpcRouterOptions): (event: InvokeEventL
   return async (event, ...args) => {
     const problem = senderProblem(event.senderFrame);
     if (problem !== null) {
-      const routeName = typeof args[0] === 'string' && Object.hasOwn(options.routes, args[0]) ? args[0] : '(unknown route)';
+      const routeName = isRouteOf(options.routes, args[0]) ? args[0] : '(unknown route)';
       options.log(`Refused IPC call ${routeName}: ${problem}.`);
       return fail('forbidden', 'This window may not call Hearth.');
     }
     if (args.length < 1 || args.length > 2) return fail('invalid_input', `Expected (route, input), got ${args.length} arguments.`);
     const [route, input] = args;
-    if (typeof route !== 'string' || !Object.hasOwn(options.routes, route)) {
+    if (!isRouteOf(options.routes, route)) {
       return fail('unknown_route', typeof route === 'string' ? `There is no route named "${route.slice(0, 100)}".` : 'The route name must be a string.');
     }
-    const schema = (options.routes[route] as { input: z.ZodType }).input;
-    const parsed = schema.safeParse(input);
-    if (!parsed.success) return fail('invalid_input', `Invalid input for ${route}.`, issuesOf(parsed.error));
+    const parsed = parseRouteInput((options.routes[route] as { input: z.ZodType }).input, route, input);
+    if (!parsed.ok) return parsed;
     try {
-      // The original input goes on: dispatch parses it again with the same schema and owns the parsed value.
-      return await options.dispatch(route, input);
+      return await options.dispatch(route, parsed.input);
     } catch (err) {
       // dispatch reports failures as values; a throw is a bug, kept out of the renderer's sight but logged.
       options.log(`IPC route ${route} threw: ${err instanceof Error ? err.message : String(err)}`);

@@ -6,7 +6,7 @@
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, globalShortcut, ipcMain, Menu, nativeImage, Notification, powerMonitor, protocol, session, shell, Tray, utilityProcess } from 'electron';
-import { dispatch } from '../core/app/dispatch.js';
+import { dispatch, dispatchParsed } from '../core/app/dispatch.js';
 import { openAppService } from '../core/app/open-app-service.js';
 import { openEngine } from '../core/engine.js';
 import { errorMessage } from '../core/errors.js';
@@ -106,8 +106,10 @@ async function startOn(stack: DisposalStack): Promise<void> {
       if (next.ui.quick_prompt_shortcut !== previous.ui.quick_prompt_shortcut) shortcut.apply(next.ui.quick_prompt_shortcut);
     }),
   );
-  const call = (route: string, input: unknown) => dispatch(service.handlers, route, input, { onInternalError: (err) => log(`Route ${route} failed: ${errorMessage(err)}`) });
-  ipcMain.handle(IPC_INVOKE_CHANNEL, createIpcRouter({ routes: ROUTES, dispatch: call, log }));
+  const onInternalError = (err: unknown, route: string) => log(`Route ${route} failed: ${errorMessage(err)}`);
+  // Main's own calls are parsed by dispatch; a window's calls by the router, which hands on the parsed value.
+  const call = (route: string, input: unknown) => dispatch(service.handlers, route, input, { onInternalError });
+  ipcMain.handle(IPC_INVOKE_CHANNEL, createIpcRouter({ routes: ROUTES, dispatch: (route, parsed) => dispatchParsed(service.handlers, route, parsed, { onInternalError }), log }));
   ipcMain.handle(
     SHELL_INVOKE_CHANNEL,
     createIpcRouter({

@@ -1,6 +1,6 @@
 import type { RawData, WebSocket } from 'ws';
 import { ClientFrame, type RouteHandlers, type ServerFrame, type UiEvent } from '../shared/contract.js';
-import { dispatch } from '../core/app/dispatch.js';
+import { dispatch, type RouteSchemas } from '../core/app/dispatch.js';
 
 /** A client that stops reading is dropped past this much unsent data, rather than growing the server's memory without bound. */
 const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
@@ -11,6 +11,8 @@ export interface BridgeOptions {
   handlers: RouteHandlers;
   /** Unexpected failures inside handlers, for the server's log (the client sees only `internal`). */
   onInternalError: (err: unknown, route: string) => void;
+  /** The input schemas; `ROUTES` unless a test swaps one in. */
+  routes?: RouteSchemas;
 }
 
 /**
@@ -71,7 +73,9 @@ export class WebSocketBridge {
       const issues = frame.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
       return this.reply(socket, { id, ok: false, error: { code: 'invalid_input', message: 'The frame is not {id, route, input}.', issues } });
     }
-    const result = await dispatch(this.options.handlers, frame.data.route, frame.data.input, { onInternalError: this.options.onInternalError });
+    // The frame's schema leaves `input` unknown: dispatch is this transport's one parse of it.
+    const { handlers, onInternalError, routes } = this.options;
+    const result = await dispatch(handlers, frame.data.route, frame.data.input, { onInternalError, ...(routes === undefined ? {} : { routes }) });
     this.reply(socket, result.ok ? { id: frame.data.id, ok: true, output: result.output } : { id: frame.data.id, ok: false, error: result.error });
   }
 
