@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { HearthError, abortError, errorMessage } from '../errors.js';
 
 /**
@@ -214,23 +215,40 @@ function isContextOverflow(status: number, bodyText: string): boolean {
   return (status === 400 || status === 413 || status === 422) && CONTEXT_OVERFLOW_PATTERN.test(bodyText);
 }
 
+/**
+ * The error bodies providers send: OpenAI/Anthropic `{error: {message}}`, `{error: "…"}`, `{message}`,
+ * FastAPI's `{detail}`. Each field is optional and checked for its type, never cast.
+ */
+const errorBodySchema = z.object({
+  error: z.union([z.string(), z.object({ message: z.string().optional() }), z.unknown()]).optional(),
+  message: z.unknown().optional(),
+  detail: z.unknown().optional(),
+});
+
+/** The message of a JSON error body, or undefined when the body is not JSON or names none. */
+export function errorBodyMessage(bodyText: string): string | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(bodyText);
+  } catch (_notJson) {
+    // Not JSON (an HTML error page from a proxy, plain text): the caller decides what to show.
+    return undefined;
+  }
+  const parsed = errorBodySchema.safeParse(json);
+  if (!parsed.success) return undefined;
+  const { error, message, detail } = parsed.data;
+  if (typeof error === 'string') return error;
+  if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') return error.message;
+  if (typeof message === 'string') return message;
+  if (typeof detail === 'string') return detail;
+  return undefined;
+}
+
 /** The human part of a provider's error body: OpenAI/Anthropic `{error:{message}}`, `{message}`, or plain text. */
 export function providerErrorMessage(bodyText: string): string {
   const trimmed = bodyText.trim();
   if (!trimmed) return '';
-  try {
-    const parsed = JSON.parse(trimmed) as { error?: unknown; message?: unknown; detail?: unknown };
-    const err = parsed.error;
-    if (typeof err === 'string') return err;
-    if (err && typeof err === 'object' && typeof (err as { message?: unknown }).message === 'string') {
-      return (err as { message: string }).message;
-    }
-    if (typeof parsed.message === 'string') return parsed.message;
-    if (typeof parsed.detail === 'string') return parsed.detail;
-  } catch (_notJson) {
-    // Not JSON (an HTML error page from a proxy, plain text): fall through and show the text itself.
-  }
-  return trimmed.length > 500 ? `${trimmed.slice(0, 500)}…` : trimmed;
+  return errorBodyMessage(trimmed) ?? (trimmed.length > 500 ? `${trimmed.slice(0, 500)}…` : trimmed);
 }
 
 /** `Retry-After` as delay-seconds or an HTTP date, in ms; undefined when absent or unreadable. */

@@ -7,9 +7,10 @@
  * It never throws for a failed probe: every outcome is a value with a message a user can act on. The API key
  * is sent only in the provider's own header and never appears in a message.
  */
+import { z } from 'zod';
 import type { ProviderConfig } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
-import { networkErrorCode } from './http.js';
+import { errorBodyMessage, networkErrorCode } from './http.js';
 
 export type ProbeProblem =
   /** 401/403: the key is missing, wrong or lacks access. */
@@ -137,19 +138,18 @@ function withListLimit(type: ProviderConfig['type'], url: string): string {
  * Null when the body is not that shape. Ids are kept in the server's order, duplicates dropped.
  */
 export function parseModelList(body: string): string[] | null {
-  let parsed: unknown;
+  let json: unknown;
   try {
-    parsed = JSON.parse(body);
+    json = JSON.parse(body);
   } catch (_err) {
     return null; // not JSON: the caller says what it looked like instead
   }
-  if (typeof parsed !== 'object' || parsed === null) return null;
-  const data = (parsed as { data?: unknown }).data;
-  if (!Array.isArray(data)) return null;
-  const ids = data.map((entry) => (typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : undefined));
-  if (!ids.every((id): id is string => typeof id === 'string' && id.length > 0)) return null;
-  return [...new Set(ids)];
+  const parsed = modelListSchema.safeParse(json);
+  return parsed.success ? [...new Set(parsed.data.data.map((entry) => entry.id))] : null;
 }
+
+/** `GET /models` of OpenAI-compatible servers and Anthropic: `{data: [{id}, …]}`, other fields ignored. */
+const modelListSchema = z.object({ data: z.array(z.object({ id: z.string().min(1) })) });
 
 function notFoundMessage(request: ProbeRequest, url: string): string {
   return `Nothing at ${url} (HTTP 404).${baseUrlHint(request) || ' The server may not offer a model list; check the base URL in its documentation.'}`;
@@ -180,16 +180,8 @@ function hostOf(url: string): string {
 
 /** The error text of a JSON error body (`{ error: { message } }`, `{ error: "…" }`, `{ message }`), shortened. */
 function serverMessage(body: string): string {
-  let text = '';
-  try {
-    const parsed = JSON.parse(body) as { error?: unknown; message?: unknown };
-    const error = parsed.error;
-    if (typeof error === 'string') text = error;
-    else if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') text = (error as { message: string }).message;
-    else if (typeof parsed.message === 'string') text = parsed.message;
-  } catch (_err) {
-    return ''; // a non-JSON error page says nothing useful in a sentence
-  }
+  // A non-JSON error page says nothing useful in a sentence.
+  const text = errorBodyMessage(body) ?? '';
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine;
 }
