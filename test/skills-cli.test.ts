@@ -24,7 +24,7 @@ function setup() {
   const run = async (...argv: string[]): Promise<Run> => {
     let out = '';
     let err = '';
-    const io: CliIO = { out: (t) => (out += t), err: (t) => (err += t), env: { HEARTH_HOME: paths.home, HOME: paths.user }, cwd: paths.ws, stdin: process.stdin, isTTY: false };
+    const io: CliIO = { out: (t) => (out += t), err: (t) => (err += t), env: { HEARTH_HOME: paths.home, HOME: paths.user, HEARTH_STARTER_SKILLS: 'off' }, cwd: paths.ws, stdin: process.stdin, isTTY: false };
     const code = await skillsCommand(argv, io);
     return { code, out, err };
   };

@@ -14,6 +14,8 @@ import { loadSkillLibrary } from '../src/core/skills/library.js';
 import { rankSkills } from '../src/core/skills/relevance.js';
 import { installStarterSkills, STARTER_MARKER, starterSkillsDir, starterSkillsEnabled } from '../src/core/skills/starter.js';
 import { validateSkillDir } from '../src/core/skills/validate.js';
+import { skillsCommand } from '../src/cli/commands/skills.js';
+import type { CliIO } from '../src/cli/io.js';
 import { modelsUnavailableForTests, startAppHarness, type AppHarness } from './fixtures/app-engine.js';
 
 const shipped = readdirSync(starterSkillsDir(), { withFileTypes: true })
@@ -121,6 +123,21 @@ describe('the bundled starter skills', () => {
     rmSync(join(skillsDir, shipped[1]!), { recursive: true });
     expect(installStarterSkills(skillsDir)).toMatchObject({ alreadyDone: true, installed: [] });
     expect(existsSync(join(skillsDir, shipped[1]!))).toBe(false);
+  });
+
+  it('`hearth skills list` on a home no engine has opened shows them too, and a removed one stays removed', async () => {
+    // Catches: the CLI reading the library before the first-run install (a new user of the terminal saw none).
+    const home = mkdtempSync(join(tmpdir(), 'hearth-starter-cli-'));
+    temps.push(home);
+    const list = async (): Promise<string[]> => {
+      let out = '';
+      const io: CliIO = { out: (t) => (out += t), err: () => undefined, env: { HEARTH_HOME: home, HOME: home, HEARTH_STARTER_SKILLS: 'on' }, cwd: home, stdin: process.stdin, isTTY: false };
+      expect(await skillsCommand(['list', '--json'], io)).toBe(0);
+      return (JSON.parse(out) as { skills: Array<{ name: string }> }).skills.map((s) => s.name).sort();
+    };
+    expect(await list()).toEqual(shipped);
+    rmSync(join(home, 'skills', shipped[0] as string), { recursive: true });
+    expect(await list()).toEqual(shipped.slice(1));
   });
 
   it('a missing starter folder writes no marker (a repaired install still gets them); HEARTH_STARTER_SKILLS=off turns them off', () => {

@@ -11,6 +11,7 @@ import { getSecret } from '../../core/safety/secrets/keychain.js';
 import { installSkillJudged } from '../../core/skills/install.js';
 import { SkillUsageStore } from '../../core/skills/usage.js';
 import { loadSkillLibrary } from '../../core/skills/library.js';
+import { installStarterSkills, starterSkillsEnabled } from '../../core/skills/starter.js';
 import type { Skill, SkillIssue, SkillLibrary } from '../../core/skills/types.js';
 import { validateSkillDir } from '../../core/skills/validate.js';
 import { describeInstallTriggers, describeStoredTriggers, learnInstalledTriggers, storedTriggers } from './skills-triggers.js';
@@ -68,6 +69,9 @@ function loadContext(io: CliIO): SkillContext {
   const userHome = io.env.HOME?.trim() || homedir();
   const { external_dirs: externalDirs, trusted_projects: trustedProjects } = cliConfig(io, 'hearth: ').current().skills;
   const projectTrusted = isProjectTrusted(io.cwd, trustedProjects, userHome);
+  // A home no engine has opened yet gets the bundled starter skills here too, so `hearth skills list` on a fresh
+  // install shows what the app would (once; the marker keeps removed ones removed).
+  if (starterSkillsEnabled(io.env)) installStarterSkills(join(home, 'skills'));
   const roots = defaultSkillRoots({ home, workspace: io.cwd, userHome, externalDirs, projectTrusted });
   const untrusted = projectTrusted ? [] : ['.hearth', '.agents', '.claude'].map((c) => join(io.cwd, c, 'skills')).filter((p) => existsSync(p));
   return { home, library: loadSkillLibrary(roots), untrusted };
