@@ -19,6 +19,11 @@ export const SPANISH: DirectiveLexicon = {
   qualifiers: ['anteriores', 'previas', 'previos', 'originales', 'iniciales', 'del sistema', 'de arriba', 'tus', 'sus', 'vuestras', 'todas', 'todos', 'cualquier', 'anterior', 'previa', 'tu', 'su', 'de seguridad'],
   fillers: ['las', 'los', 'la', 'el', 'lo', 'de', 'que', 'te', 'se', 'han', 'dado', 'dieron', 'por', 'favor', 'completamente', 'ahora', 'mismas', 'demás', 'y', 'e', 'o', 'estas', 'esas', 'aquellas'],
   trailing: ['anteriores', 'previas', 'de arriba', 'del sistema', 'que te dieron', 'que recibiste', 'hasta ahora'],
+  // "lo que te dijo tu dueña", "lo que tu amo te mandó": what the owner told the agent; not "lo que te dijo Juan" (a
+  // friend's advice) nor "lo que te dije" (the writer's own).
+  objectPatterns: [
+    String.raw`lo\s+que\s+(?:te\s+(?:(?:ha|había)\s+)?(?:dijo|dicho|mandó|mandado|pidió|pedido|ordenó|ordenado|indicó|indicado|encargó|encargado|puso|puesto)\s+(?:tu|su|el|la)\s+(?:dueñ[oa]|am[oa]|propietari[oa]|usuari[oa]|creador(?:a)?|desarrollador(?:a)?)|(?:tu|su|el|la)\s+(?:dueñ[oa]|am[oa]|propietari[oa]|usuari[oa]|creador(?:a)?|desarrollador(?:a)?)\s+te\s+(?:(?:ha|había)\s+)?(?:dijo|dicho|mandó|mandado|pidió|pedido|ordenó|ordenado|indicó|indicado|encargó|encargado|puso|puesto))`,
+  ],
   trailingPatterns: [
     // "las reglas de tu dueña", "del amo"; not "las reglas del juego" (no owner) nor "del usuario" without "tu".
     String.raw`(?:de\s+(?:tu|su|vuestr[oa])|del|de\s+la)\s+(?:dueñ[oa]|am[oa]|propietari[oa])|de\s+(?:tu|su|vuestr[oa])\s+(?:usuari[oa]|jef[ea]|administrador(?:a)?|admin|creador(?:a|es)?|operador(?:a)?|desarrollador(?:a|es)?)`,
@@ -84,6 +89,11 @@ export const PORTUGUESE: DirectiveLexicon = {
   qualifiers: ['anteriores', 'prévias', 'originais', 'iniciais', 'do sistema', 'acima', 'suas', 'seus', 'tuas', 'teus', 'todas', 'todos', 'quaisquer', 'de segurança', 'sua', 'seu'],
   fillers: ['as', 'os', 'a', 'o', 'de', 'das', 'dos', 'que', 'te', 'lhe', 'foram', 'dadas', 'por', 'favor', 'completamente', 'agora', 'e', 'ou', 'estas', 'essas', 'você', 'recebeu'],
   trailing: ['anteriores', 'acima', 'do sistema', 'que você recebeu', 'que te foram dadas', 'até agora'],
+  // "o que o dono do PC te mandou", "o que tua dona te disse": what the owner told the agent; not "o que te disse"
+  // (the writer's own, or a friend's).
+  objectPatterns: [
+    String.raw`o\s+que\s+(?:o|a|seu|sua|teu|tua)\s+(?:(?:seu|sua|teu|tua)\s+)?(?:don[oa]|patr(?:ão|oa)|propriet[áa]ri[oa]|usu[áa]ri[oa]|criador(?:a)?|desenvolvedor(?:a)?)(?:\s+d[oa]\s+[\p{L}]+)?\s+(?:te|lhe)\s+(?:mandou|disse|falou|pediu|passou|deu|ordenou|orientou|configurou)`,
+  ],
   trailingPatterns: [
     // "as regras do seu dono", "da tua dona", "do patrão"; not "as regras do jogo".
     String.raw`(?:d[oa]\s+(?:seu|sua|teu|tua|vosso|vossa)|d[oa])\s+(?:don[oa]|patr(?:ão|oa)|propriet[áa]ri[oa])|d[oa]\s+(?:seu|sua|teu|tua)\s+(?:usu[áa]ri[oa]|utilizador(?:a)?|chefe|admin|administrador(?:a)?|criador(?:a)?|operador(?:a)?|desenvolvedor(?:a|es)?)`,
@@ -128,13 +138,13 @@ export const POLISH: DirectiveLexicon = {
   ...spaced, lang: 'pl', name: 'Polish',
   verbs: ['zignoruj', 'zignorujcie', 'ignoruj', 'ignorujcie', 'zapomnij', 'zapomnijcie', 'pomiń', 'pomijaj', 'nie przestrzegaj', 'nie stosuj się do', 'odrzuć', 'porzuć', 'omiń', 'obejdź', 'lekceważ', 'zlekceważ'],
   objects: ['instrukcje', 'instrukcji', 'instrukcjach', 'polecenia', 'poleceń', 'poleceniach', 'prompt systemowy', 'wytyczne', 'wytycznych', 'dyrektywy', 'programowanie', 'zabezpieczenia'],
-  weakObjects: ['zasady', 'zasad', 'zasadach', 'reguły', 'reguł', 'regułach', 'ograniczenia', 'ograniczeń', 'ograniczeniach', 'filtry', 'komendy', 'prompt', 'tekst', 'kontekst'],
+  weakObjects: ['zasady', 'zasad', 'zasadach', 'reguły', 'reguł', 'regułach', 'ograniczenia', 'ograniczeń', 'ograniczeniach', 'filtry', 'komendy', 'prompt', 'tekst', 'kontekst', 'ustawienia', 'ustawień'],
   qualifiers: ['poprzedni*', 'wcześniejsz*', 'powyższ*', 'pierwotn*', 'oryginaln*', 'swoje', 'swoich', 'twoje', 'twoich', 'wasze', 'wszystkie', 'wszystkich', 'systemow*', 'dotychczasow*'],
   fillers: ['i', 'oraz', 'lub', 'proszę', 'teraz', 'po prostu', 'całkowicie', 'te', 'tych', 'o', 'otrzymane'],
   trailing: ['powyżej', 'z góry', 'dotychczas', 'które otrzymałeś'],
   trailingPatterns: [
-    // "zasady twojego właściciela", "od swojej właścicielki"; a bare "właściciela" is also a landlord's.
-    String.raw`(?:od\s+)?(?:twojego|twojej|swojego|swojej|waszego|waszej)\s+(?:właściciel\p{L}*|użytkownik\p{L}*|szef\p{L}*|admin\p{L}*|twórc\p{L}*|pana|pani|opiekun\p{L}*)`,
+    // "zasady twojego właściciela", "od swojej właścicielki", "ustawienia właściciela"
+    String.raw`(?:od\s+)?(?:twojego|twojej|swojego|swojej|waszego|waszej)\s+(?:właściciel\p{L}*|użytkownik\p{L}*|szef\p{L}*|admin\p{L}*|twórc\p{L}*|pana|pani|opiekun\p{L}*)|właściciela|właścicielki`,
     // "które ustawił ci właściciel", "które ci dała Ania", "jakie właściciel tobie narzucił", "które dostałeś"
     String.raw`,?\s*(?:które|jakie)\s+(?:[\p{L}]+\s+){0,3}?(?:ci|tobie|wam)|,?\s*(?:które|jakie)\s+(?:dostał|otrzymał)(?:eś|aś|yście)`,
   ],
@@ -148,6 +158,11 @@ export const RUSSIAN: DirectiveLexicon = {
   qualifiers: ['предыдущ*', 'прежн*', 'прошл*', 'предшествующ*', 'вышеуказанн*', 'вышеизложенн*', 'исходн*', 'первоначальн*', 'свои', 'своих', 'твои', 'твоих', 'ваши', 'ваших', 'все', 'всех', 'любые', 'системн*'],
   fillers: ['и', 'или', 'пожалуйста', 'теперь', 'просто', 'полностью', 'эти', 'этих', 'данные', 'полученные', 'тебе', 'вам'],
   trailing: ['выше', 'сверху', 'до этого', 'которые тебе дали', 'которые ты получил'],
+  // "всё, что тебе говорили раньше", "то, что тебе велел хозяин"; not "всё, что тебе говорили о диетах" (advice on a
+  // topic) nor "всё, что я тебе говорил" (the writer's own).
+  objectPatterns: [
+    String.raw`(?:всё|все|то),?\s+что\s+(?:тебе|вам)\s+(?:(?:раньше|ранее|до\s+этого)\s+)?(?:говорили|сказали|велели|приказали|поручили|написали|внушили|задали|прописали|(?:говорил|сказал|велел|приказал|поручил|написал|задал)а?\s+(?:твой\s+|твоя\s+|свой\s+|своя\s+)?(?:хозя\p{L}*|владел\p{L}*|создател\p{L}*|разработчик\p{L}*))(?:\s+(?:раньше|ранее|до\s+этого))?(?!\s+(?:о|об|обо|про|насч[её]т|в|на|по)\s)`,
+  ],
   trailingPatterns: [
     // "правила твоего хозяина", "от своей хозяйки", "хозяина"; a bare "владельца" is also a landlord's.
     String.raw`(?:от\s+)?(?:(?:твоего|твоей|своего|своей|вашего|вашей)\s+(?:хозя\p{L}*|владел\p{L}*|пользовател\p{L}*|создател\p{L}*|разработчик\p{L}*|админ\p{L}*|босс\p{L}*|начальник\p{L}*|оператор\p{L}*)|хозяина|хозяйки)`,
