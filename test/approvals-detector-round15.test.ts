@@ -141,6 +141,8 @@ describe('PowerShell: every process but a few, and the PSReadLine history file',
   asks([
     [`pwsh -c 'Get-Process | Where-Object { $_.Name -eq "node" } | Stop-Process -Force'`, REASONS.killProcesses],
     [`pwsh -c 'Get-Process | Where-Object { $_.CPU -gt 100 } | Stop-Process'`, REASONS.killProcesses],
+    // "Has a window title" selects, it does not leave out: not every process.
+    [`pwsh -c 'Get-Process | Where-Object { $_.MainWindowTitle -ne "" } | Stop-Process'`, REASONS.killProcesses],
     [`pwsh -c 'Remove-Item (Get-PSReadLineOption).HistorySavePath'`, REASONS.history],
     [`pwsh -c 'Set-PSReadLineOption -HistorySaveStyle SaveNothing'`, REASONS.history],
   ]);
@@ -227,6 +229,8 @@ describe('persistence, history and privilege shapes the specs did not know', () 
     ['aws iam attach-user-policy --user-name dev --policy-arn arn:aws:iam::aws:policy/AdministratorAccess', REASONS.grantAdmin],
     ['gcloud projects add-iam-policy-binding acme --member=user:x@acme.io --role=roles/owner', REASONS.grantAdmin],
     ['az role assignment create --assignee x@acme.io --role Owner --scope /subscriptions/1', REASONS.grantAdmin],
+    ['kubectl create clusterrolebinding dev-admin --clusterrole=cluster-admin --user=dev@acme.io', REASONS.grantAdmin],
+    [`aws iam put-user-policy --user-name dev --policy-name all --policy-document '{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}'`, REASONS.grantAdmin],
   ]);
   staysSafe([
     'defaults read com.apple.loginwindow LoginHook',
@@ -235,6 +239,9 @@ describe('persistence, history and privilege shapes the specs did not know', () 
     'aws iam attach-user-policy --user-name dev --policy-arn arn:aws:iam::aws:policy/ReadOnlyAccess',
     'gcloud projects add-iam-policy-binding acme --member=user:x@acme.io --role=roles/viewer',
     'az role assignment create --assignee x@acme.io --role Reader',
+    'kubectl create rolebinding dev-view --clusterrole=view --user=dev@acme.io -n dev',
+    'kubectl create clusterrolebinding x --clusterrole=cluster-admin --user=dev --dry-run=client -o yaml',
+    `aws iam put-user-policy --user-name dev --policy-name s3 --policy-document '{"Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"}]}'`,
   ]);
 });
 

@@ -55,7 +55,7 @@ export const REASONS = {
   unknownDevice: 'writes to a device whose name is only known when it runs (it may be a disk)',
   publicExposure: 'makes cloud storage or resources readable by anyone on the internet',
   revokeAccess: "revokes an access token, key or someone's rights (a registry, a cloud account, a git host)",
-  grantAdmin: 'grants administrator rights in a cloud account (an admin policy or owner role attached to a user or role)',
+  grantAdmin: 'grants administrator rights in a cloud account or cluster (an admin policy, an owner role, a cluster-admin binding)',
 } as const;
 
 export type Reason = (typeof REASONS)[keyof typeof REASONS];

@@ -42,6 +42,8 @@ function grantsAdmin(command: Command): boolean {
   const [service = '', action = '', third = ''] = command.operands;
   const value = (name: string): string[] => command.args.flatMap((a, i) => (command.args[i - 1] === name ? [a] : a.startsWith(`${name}=`) ? [a.slice(name.length + 1)] : []));
   if (command.name === 'aws' && service === 'iam' && /^attach-(user|role|group)-policy$/.test(action)) return value('--policy-arn').some((v) => ADMIN_POLICY.test(v));
+  // An inline policy that allows every action (`"Action": "*"`), written on the line.
+  if (command.name === 'aws' && service === 'iam' && /^put-(user|role|group)-policy$/.test(action)) return value('--policy-document').some((v) => /"Effect"\s*:\s*"Allow"/.test(v) && /"Action"\s*:\s*(\[\s*)?"\*"/.test(v));
   if (command.name === 'gcloud' && command.operands.includes('add-iam-policy-binding')) return value('--role').some((v) => ADMIN_POLICY.test(v));
   if (command.name === 'az' && service === 'role' && action === 'assignment' && third === 'create') return value('--role').some((v) => ADMIN_POLICY.test(v));
   return false;

@@ -213,6 +213,8 @@ export const CONTAINER_SPECS: readonly CommandSpec[] = [
     { sub: 'replace', option: /^--force$/, unless: DRY_RUN, reason: cluster },
     { sub: 'apply', option: /^--prune$/, unless: DRY_RUN, reason: cluster },
     { sub: 'rollout', operand: /^undo$/, unless: DRY_RUN, reason: cluster },
+    // `kubectl create clusterrolebinding x --clusterrole=cluster-admin --user=…`: someone made the cluster's administrator.
+    { sub: 'create', operand: /^(clusterrolebinding|rolebinding)$/, option: /^--clusterrole=cluster-admin$/, unless: DRY_RUN, reason: REASONS.grantAdmin },
   ] },
   // The CRI's own client on a Kubernetes node: `rmp` removes pods, `stopp` stops them (`-a`: all of them).
   { names: ['crictl'], values: ['-r', '--runtime-endpoint', '-i', '--image-endpoint', '-t', '--timeout', '-c', '--config'], rules: [{ sub: 'rm|rmp|rmi|stop|stopp', reason: REASONS.containerDelete }] },

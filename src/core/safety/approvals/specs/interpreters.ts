@@ -204,9 +204,9 @@ function osascript(command: Command, scan: Scan): void {
 
 /**
  * A `Where-Object` stage whose every condition only leaves something out (`$_.Id -ne $PID`, `Name -notlike 'explorer*'`):
- * what passes is every process but a few.
+ * what passes is every process but a few. Not empty or null (`$_.MainWindowTitle -ne ""`): that selects what has one.
  */
-const PS_NEGATIVE = String.raw`\$_\.\w+\s+-(?:c|i)?(?:ne|notlike|notmatch|notin|notcontains)\s+(?:\$\w+|'[^']*'|"[^"]*"|[\w.*]+)`;
+const PS_NEGATIVE = String.raw`\$_\.\w+\s+-(?:c|i)?(?:ne|notlike|notmatch|notin|notcontains)\s+(?!''|""|\$null\b|0\b)(?:\$\w+|'[^']*'|"[^"]*"|[\w.*]+)`;
 const PS_EXCLUDING_FILTER = String.raw`(?:Where-Object|where|\?)\s*(?:\{\s*${PS_NEGATIVE}(?:\s+-and\s+${PS_NEGATIVE})*\s*\}|\w+\s+-(?:c|i)?(?:ne|notlike|notmatch|notin)\s+\S+)`;
 
 /** PowerShell cmdlets with a shell equivalent that asks. */
