@@ -59,8 +59,9 @@ export const GERMAN: DirectiveLexicon = {
   trailingPatterns: [
     // "die Regeln deiner Besitzerin", "von deinem Chef"; a possessive is needed ("die Regeln des Spiels" is a game's).
     String.raw`(?:von\s+)?(?:deine[mnrs]?|eure[mnrs]?|ihre[mnrs]?)\s+(?:besitzer|eigentümer|herrchen|frauchen|chef|nutzer|benutzer|user|admin|administrator|betreiber|entwickler|schöpfer|meister|herr[n]?)\p{L}*`,
-    // "die dir deine Besitzerin gegeben hat", "die Jana dir gesetzt hat", "die man dir vorgegeben hat", ", die du von ihr bekommen hast"
-    String.raw`,?\s*die\s+(?:(?:[\p{L}]+\s+){1,2}?dir|dir(?:\s+[\p{L}]+){0,2}?)\s+(?:gegeben|gesetzt|vorgegeben|auferlegt|gemacht|eingebaut|mitgegeben|beigebracht|aufgetragen|eingetrichtert|eingeschärft|verpasst|gesagt)`,
+    // "die dir deine Besitzerin gegeben hat", "die Jana dir gesetzt hat", "die man dir vorgegeben hat", ", die du von ihr
+    // bekommen hast"; not "die ich dir gegeben habe" (the writer's own).
+    String.raw`,?\s*die\s+(?:(?:(?!(?:ich|wir)\s)[\p{L}]+\s+){1,2}?dir|dir(?:\s+[\p{L}]+){0,2}?)\s+(?:gegeben|gesetzt|vorgegeben|auferlegt|gemacht|eingebaut|mitgegeben|beigebracht|aufgetragen|eingetrichtert|eingeschärft|verpasst|gesagt)`,
     String.raw`,?\s*die\s+du\s+(?:(?:von|vom)\s+(?:[\p{L}]+\s+){0,2}?)?(?:bekommen|erhalten|gekriegt)`,
   ],
 };
@@ -113,8 +114,9 @@ export const DUTCH: DirectiveLexicon = {
   trailingPatterns: [
     // "de regels van je eigenaar", "van jouw baas"; not "de regels van het spel".
     String.raw`van\s+(?:je|jouw|uw)\s+(?:eigena(?:ar|res)|baas|bazin|gebruiker|beheerder|admin|maker|ontwikkelaar|operator)s?`,
-    // "die je eigenaar je heeft gegeven", "die je van je baas hebt gekregen", "die Sanne je heeft opgelegd"
-    String.raw`,?\s*die\s+(?:[\p{L}]+\s+){0,3}?(?:je|jou|u)\s+(?:heeft|hebben|had|hadden)\s+(?:gegeven|opgelegd|ingesteld|meegegeven|gesteld|geleerd|voorgeschreven)|,?\s*die\s+(?:je|jij|u)\s+(?:van\s+(?:[\p{L}]+\s+){1,2}?)?(?:hebt|heeft)\s+(?:gekregen|meegekregen)`,
+    // "die je eigenaar je heeft gegeven", "die je van je baas hebt gekregen", "die Sanne je heeft opgelegd"; not "die ik je
+    // had gegeven".
+    String.raw`,?\s*die\s+(?:(?!(?:ik|we|wij)\s)[\p{L}]+\s+){0,3}?(?:je|jou|u)\s+(?:heeft|hebben|had|hadden)\s+(?:gegeven|opgelegd|ingesteld|meegegeven|gesteld|geleerd|voorgeschreven)|,?\s*die\s+(?:je|jij|u)\s+(?:van\s+(?:[\p{L}]+\s+){1,2}?)?(?:hebt|heeft)\s+(?:gekregen|meegekregen)`,
   ],
 };
 
@@ -129,8 +131,8 @@ export const SWEDISH: DirectiveLexicon = {
   trailingPatterns: [
     // "reglerna från din ägare"; not "reglerna från spelet".
     String.raw`(?:från|av)\s+(?:din|er)\s+(?:ägare|husse|matte|användare|chef|admin|skapare|utvecklare)\p{L}*`,
-    // "som din ägare gav dig", "som Anna satte åt dig", "som du har fått av din ägare"
-    String.raw`som\s+(?:[\p{L}]+\s+){0,2}?(?:gav|satte|har\s+gett|har\s+givit|har\s+satt|bestämde|lade|lagt)\s+(?:åt\s+)?(?:dig|er)|som\s+du\s+(?:har\s+)?fått`,
+    // "som din ägare gav dig", "som Anna satte åt dig", "som du har fått av din ägare"; not "som jag gav dig".
+    String.raw`som\s+(?:(?!(?:jag|vi)\s)[\p{L}]+\s+){0,2}?(?:gav|satte|har\s+gett|har\s+givit|har\s+satt|bestämde|lade|lagt)\s+(?:åt\s+)?(?:dig|er)|som\s+du\s+(?:har\s+)?fått`,
   ],
 };
 
@@ -145,8 +147,9 @@ export const POLISH: DirectiveLexicon = {
   trailingPatterns: [
     // "zasady twojego właściciela", "od swojej właścicielki", "ustawienia właściciela"
     String.raw`(?:od\s+)?(?:twojego|twojej|swojego|swojej|waszego|waszej)\s+(?:właściciel\p{L}*|użytkownik\p{L}*|szef\p{L}*|admin\p{L}*|twórc\p{L}*|pana|pani|opiekun\p{L}*)|właściciela|właścicielki`,
-    // "które ustawił ci właściciel", "które ci dała Ania", "jakie właściciel tobie narzucił", "które dostałeś"
-    String.raw`,?\s*(?:które|jakie)\s+(?:[\p{L}]+\s+){0,3}?(?:ci|tobie|wam)|,?\s*(?:które|jakie)\s+(?:dostał|otrzymał)(?:eś|aś|yście)`,
+    // "które ustawił ci właściciel", "które ci dała Ania", "jakie właściciel tobie narzucił", "które dostałeś"; not "które
+    // ci podałem" (the writer's own: a first-person verb, or ja/my).
+    String.raw`,?\s*(?:które|jakie)\s+(?:(?!(?:ja|my)\s|[\p{L}]+(?:łem|łam|liśmy|łyśmy)\s)[\p{L}]+\s+){0,3}?(?:ci|tobie|wam)(?!\s+(?:[\p{L}]+\s+)?[\p{L}]+(?:łem|łam|liśmy|łyśmy)(?![\p{L}]))|,?\s*(?:które|jakie)\s+(?:dostał|otrzymał)(?:eś|aś|yście)`,
   ],
 };
 
@@ -166,8 +169,8 @@ export const RUSSIAN: DirectiveLexicon = {
   trailingPatterns: [
     // "правила твоего хозяина", "от своей хозяйки", "хозяина"; a bare "владельца" is also a landlord's.
     String.raw`(?:от\s+)?(?:(?:твоего|твоей|своего|своей|вашего|вашей)\s+(?:хозя\p{L}*|владел\p{L}*|пользовател\p{L}*|создател\p{L}*|разработчик\p{L}*|админ\p{L}*|босс\p{L}*|начальник\p{L}*|оператор\p{L}*)|хозяина|хозяйки)`,
-    // ", которые тебе поставил хозяин", "что хозяйка тебе задала", ", которые ты получил"
-    String.raw`,?\s*(?:которые|что)\s+(?:[\p{L}]+\s+){0,3}?(?:тебе|вам)|,?\s*(?:которые|что)\s+(?:ты|вы)\s+получил\p{L}*`,
+    // ", которые тебе поставил хозяин", "что хозяйка тебе задала", ", которые ты получил"; not "которые я тебе дал".
+    String.raw`,?\s*(?:которые|что)\s+(?:(?!(?:я|мы)\s)[\p{L}]+\s+){0,3}?(?:тебе|вам)|,?\s*(?:которые|что)\s+(?:ты|вы)\s+получил\p{L}*`,
   ],
 };
 
@@ -182,7 +185,7 @@ export const UKRAINIAN: DirectiveLexicon = {
   trailingPatterns: [
     // "правила твого господаря", "від своєї власниці", "господаря"
     String.raw`(?:від\s+)?(?:(?:твого|твоєї|свого|своєї|вашого|вашої)\s+(?:господар\p{L}*|господин\p{L}*|власни\p{L}*|користувач\p{L}*|творц\p{L}*|розробник\p{L}*|адмін\p{L}*|бос\p{L}*|начальни\p{L}*)|господаря|господині)`,
-    // ", які тобі встановив власник", "що господиня тобі дала", ", які ти отримав"
-    String.raw`,?\s*(?:які|що)\s+(?:[\p{L}]+\s+){0,3}?(?:тобі|вам)|,?\s*(?:які|що)\s+(?:ти|ви)\s+отрима\p{L}*`,
+    // ", які тобі встановив власник", "що господиня тобі дала", ", які ти отримав"; not "які я тобі дав".
+    String.raw`,?\s*(?:які|що)\s+(?:(?!(?:я|ми)\s)[\p{L}]+\s+){0,3}?(?:тобі|вам)|,?\s*(?:які|що)\s+(?:ти|ви)\s+отрима\p{L}*`,
   ],
 };

@@ -20,8 +20,9 @@ export const ARABIC: DirectiveLexicon = {
   trailingPatterns: [
     // "قواعد مالكك", "تعليمات صاحبتك" (your owner's): the owner with the second-person suffix.
     String.raw`(?:ال)?(?:ل)?(?:مالك|صاحب|سيد|مستخدم|مدير|مطور|منشئ)(?:ت)?(?:ك|كِ|كم)`,
-    // "التي وضعها لك صاحبك", "اللي حطها لك", "التي أعطاك إياها": what someone gave the agent.
-    String.raw`(?:التي|الذي|الذين|اللي|اللى)\s+(?:[\p{L}\p{M}]+\s+){0,2}?(?:لك|عليك|إياها|اياها|إياك|اياك)`,
+    // "التي وضعها لك صاحبك", "اللي حطوها لك", "التي أعطاك إياها": what he or they gave the agent. The verb's own ending
+    // says who: not "التي وضعتها لك" or "أعطيتك" (I gave you, the writer's own).
+    String.raw`(?:التي|الذي|الذين|اللي|اللى)\s+(?:(?:وضع|حدد|فرض|كتب|حط|برمج|ضبط)(?:ها|وها|وه|ه)\s+(?:لك|عليك)|(?:أعطا|اعطا|عطا|أعطو|اعطو|عطو)(?:ك|كها|كم))`,
   ],
 };
 
@@ -66,8 +67,9 @@ export const VIETNAMESE: DirectiveLexicon = {
     // "chủ của em đặt", "mà chủ nhân bạn giao", "của chủ nhân": the owner, with the pronoun the writer calls the bot by;
     // not "chủ nhà" (a landlord).
     String.raw`(?:mà\s+|do\s+|của\s+)?(?:chủ\s+nhân|người\s+chủ|ông\s+chủ|bà\s+chủ|cô\s+chủ|cậu\s+chủ|chủ\s+sở\s+hữu|chủ)(?:\s+của)?\s+(?:bạn|em|mày|cậu|con|mi)|của\s+chủ\s+nhân`,
-    // "mà anh ấy đặt cho em", "được giao cho bạn": what someone gave the bot.
-    String.raw`(?:mà\s+|được\s+)?(?:[\p{L}\p{M}]+\s+){0,3}?(?:đặt|giao|cài|đưa|định|quy\s+định|thiết\s+lập)(?:\s+ra)?\s+cho\s+(?:bạn|em|mày|cậu|con)`,
+    // "mà anh ấy đặt cho em", "được giao cho bạn": what someone gave the bot; not "mà anh đặt cho em" (the writer, who
+    // calls himself anh, tôi, mình…, giving it).
+    String.raw`(?:mà\s+|được\s+)?(?:(?!(?:tôi|mình|tao|tớ|ta|anh|chị|em)\s+(?:đã\s+)?(?:đặt|giao|cài|đưa|định|quy|thiết))[\p{L}\p{M}]+\s+){0,3}?(?:đặt|giao|cài|đưa|định|quy\s+định|thiết\s+lập)(?:\s+ra)?\s+cho\s+(?:bạn|em|mày|cậu|con)`,
   ],
 };
 
@@ -83,7 +85,8 @@ export const INDONESIAN: DirectiveLexicon = {
     // "dari pemilikmu", "majikan kamu", "yang diberikan oleh tuan anda": the owner with a second-person possessive;
     // not "pemilik kos".
     String.raw`(?:yang\s+(?:[\p{L}]+\s+){0,2}?)?(?:dari\s+|milik\s+|oleh\s+)?(?:pemilik|tuan|majikan|bos|boss|pengguna|user|admin|pembuat|pencipta|pengembang|developer|operator)(?:mu|\s+(?:kamu|anda|mu|lu|lo|elu))`,
-    // "yang diberikan pemilikmu", "yang dia tetapkan untukmu", "yang dibuat oleh tuanmu", "yang kamu terima"
-    String.raw`yang\s+(?:(?:[\p{L}]+\s+){0,3}?(?:kepadamu|padamu|untukmu|buatmu|ke\s*kamu|kepada\s+(?:kamu|anda)|untuk\s+(?:kamu|anda)|buat\s+(?:kamu|anda|lu|lo))|(?:kamu|anda)\s+(?:terima|dapat|dapatkan|punya))`,
+    // "yang diberikan pemilikmu", "yang dia tetapkan untukmu", "yang dibuat oleh tuanmu", "yang kamu terima"; not "yang
+    // aku berikan untukmu" or "yang kubuat buatmu" (the writer's own).
+    String.raw`yang\s+(?:(?:(?!(?:aku|saya|gue|gua|gw|kami|kita)\s|ku\p{L}+\s)[\p{L}]+\s+){0,3}?(?:kepadamu|padamu|untukmu|buatmu|ke\s*kamu|kepada\s+(?:kamu|anda)|untuk\s+(?:kamu|anda)|buat\s+(?:kamu|anda|lu|lo))|(?:kamu|anda)\s+(?:terima|dapat|dapatkan|punya))`,
   ],
 };
