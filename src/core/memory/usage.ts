@@ -39,5 +39,13 @@ export function measure(contents: readonly string[], limit: number): MemoryUsage
 
 /** `67% — 1,474/2,200 chars` */
 export function formatUsage(usage: MemoryUsage): string {
-  return `${usage.percent}% — ${usage.used.toLocaleString('en-US')}/${usage.limit.toLocaleString('en-US')} chars`;
+  return `${usage.percent}% — ${grouped(usage.used)}/${grouped(usage.limit)} chars`;
+}
+
+/**
+ * `1474` → `1,474`, as `toLocaleString('en-US')` writes it: the first locale-aware call loads ICU's number data,
+ * 18 ms of `hearth memory show`'s start-up for two numbers.
+ */
+function grouped(n: number): string {
+  return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
