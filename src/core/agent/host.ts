@@ -196,6 +196,13 @@ export class AgentHost {
     // At most one snapshot per project per turn: the state before the turn is what a rollback wants.
     const checkpoints = this.options.checkpoints;
     checkpoints?.beginTurn(sessionId);
+    // turn_end is held until the session has let go of the turn (below), so a surface that sends the next
+    // message the moment it sees turn_end is accepted instead of told a turn is running.
+    let ending: AgentEvent | null = null;
+    const emit = (event: AgentEvent): void => {
+      if (event.type === 'turn_end') ending = event;
+      else channel.push(event);
+    };
     const done = hinted.then((hint) => runTurn({
       sessionId,
       workspace: this.options.workspace,
@@ -214,7 +221,7 @@ export class AgentHost {
       ...(this.options.maxIterations === undefined ? {} : { maxIterations: this.options.maxIterations }),
       ...(this.options.resultLimit === undefined ? {} : { resultLimit: this.options.resultLimit }),
       askUser: (request, signal) => this.questions.askClarify(sessionId, request, signal),
-      emit: (event) => channel.push(event),
+      emit,
       onMessage: (message, usage, outcome) => {
         // Written before the loop moves on: a crash loses at most the response being streamed.
         // live.record changes when compression continues the conversation in a child session.
@@ -238,11 +245,12 @@ export class AgentHost {
         (err: unknown) => {
           // runTurn reports its own failures as turn_end; reaching here means emitting itself failed.
           store.setLastError(live.record.id, errorMessage(err));
-          channel.push({ type: 'turn_end', reason: 'error', final: '', error: { code: 'internal', message: errorMessage(err) } });
+          ending = { type: 'turn_end', reason: 'error', final: '', error: { code: 'internal', message: errorMessage(err) } };
         },
       )
       .finally(() => {
         live.turn = null;
+        if (ending !== null) channel.push(ending);
         channel.end();
       });
     live.turn = { controller, steer, channel, done };

@@ -75,15 +75,20 @@ export class ChatController {
   }
 
   /**
-   * Forwards a turn's events. `turn_end` is held back until the host has let go of the turn (its stream
-   * ended), so a UI that sends the next message the moment it sees `turn_end` is never told a turn is running.
+   * Forwards a turn's events as they come. The host lets go of the turn before its `turn_end` goes out, and
+   * this surface does too, so a UI that sends the next message the moment it sees `turn_end` is accepted.
    */
   private async pump(sessionId: string, events: AsyncIterable<AgentEvent>, warnings: readonly string[]): Promise<void> {
-    let end: AgentEvent | null = null;
+    let ended = false;
+    const end = (event: AgentEvent): void => {
+      ended = true;
+      this.forwarding.delete(sessionId);
+      this.forward(sessionId, event);
+    };
     try {
       for await (const event of events) {
         if (event.type === 'turn_end') {
-          end = event;
+          end(event);
           continue;
         }
         this.forward(sessionId, event);
@@ -92,10 +97,10 @@ export class ChatController {
       }
     } catch (err) {
       // The host reports turn failures as turn_end; reaching here means the stream itself broke.
-      end = { type: 'turn_end', reason: 'error', final: '', error: { code: 'internal', message: errorMessage(err) } };
+      if (!ended) end({ type: 'turn_end', reason: 'error', final: '', error: { code: 'internal', message: errorMessage(err) } });
     }
-    this.forwarding.delete(sessionId);
-    if (end !== null) this.forward(sessionId, end);
+    // A stream that ended without turn_end still frees the session (after turn_end, the next turn may own the entry).
+    if (!ended) this.forwarding.delete(sessionId);
   }
 
   private forward(sessionId: string, event: AgentEvent): void {
