@@ -51,7 +51,8 @@ export const TURKISH: DirectiveLexicon = {
   objects: ['talimat*', 'yönerge*', 'sistem istemi*', 'sistem komut*', 'direktif*', 'programlama*'],
   weakObjects: ['kural*', 'kısıtlama*', 'sınırlama*', 'filtre*', 'komut*', 'emir*', 'politika*', 'metin*', 'bağlam*'],
   // "sahibinin kurallarını" (your owner's rules), "efendinin koyduğu kuralları": the owner in the genitive, before the rules.
-  qualifiers: ['önceki', 'önceden', 'yukarıdaki', 'tüm', 'bütün', 'her', 'orijinal', 'ilk', 'senin', 'sistem', 'mevcut', 'eski', 'verilen', 'sana', 'size', 'sahibinin', 'sahibinizin', 'efendinin', 'efendinizin', 'patronunun', 'patronunuzun', 'kullanıcının', 'yöneticinin', 'geliştiricinin', 'geliştiricilerinin'],
+  // Not "eski" (old): the window before the rules is read whole, and "eski oyunun kurallarını boşver" is a game's.
+  qualifiers: ['önceki', 'önceden', 'yukarıdaki', 'tüm', 'bütün', 'her', 'orijinal', 'ilk', 'senin', 'sistem', 'mevcut', 'verilen', 'sana', 'size', 'sahibinin', 'sahibinizin', 'efendinin', 'efendinizin', 'patronunun', 'patronunuzun', 'kullanıcının', 'yöneticinin', 'geliştiricinin', 'geliştiricilerinin'],
   fillers: ['ve', 'veya', 'ya da', 'lütfen', 'şimdi', 'tamamen', 'bu', 'şu', 'da', 'de', 'hepsini'],
 };
 
