@@ -52,6 +52,24 @@ describe('prompt family of a local model', () => {
     expect(family.reason).toMatch(/Llama 3/);
   });
 
+  it('without a chat template the name decides: Hermes fine-tunes stay Hermes, a named family gets its wrapper, an unnamed file stays Hermes', async () => {
+    // Catches: every template-less `llama` file guessed to be Llama 2 chat from its architecture, or a Hermes
+    // fine-tune of Mistral prompted as plain Mistral.
+    const cases = [
+      ['unnamed.gguf', 'hearth-test-tiny', 'hermes'],
+      ['mistral.gguf', 'Mistral-7B-Instruct-v0.3', 'wrapper'],
+      ['hermes-mistral.gguf', 'Hermes 2 Pro Mistral 7B', 'hermes'],
+    ] as const;
+    for (const [file, name, kind] of cases) {
+      const model = await llama.loadModel({ modelPath: writeGguf(dirs.path(file), { preset: 'tiny', name, omitKeys: ['tokenizer.chat_template'] }).path });
+      try {
+        expect(choosePromptFamily(model).kind, name).toBe(kind);
+      } finally {
+        await model.dispose();
+      }
+    }
+  });
+
   it('the Llama 3 prompt is shaped by its header tokens, each one token, and message text never becomes one', () => {
     // Catches: turn markers tokenized as characters (the model would not see turns), or a user typing
     // <|eot_id|> ending their own turn early.

@@ -6,7 +6,7 @@
  * every other family (Llama 3, Mistral, Qwen, Gemma, DeepSeek, …) is prompted through its wrapper,
  * which renders its turn markers and describes the tools the way that wrapper's syntax expects.
  */
-import { ChatMLChatWrapper, GeneralChatWrapper, JinjaTemplateChatWrapper, resolveChatWrapper, type ChatHistoryItem, type GbnfJsonSchema, type ChatModelFunctionCall, type ChatModelFunctions, type ChatWrapper, type LlamaModel, type Token } from 'node-llama-cpp';
+import { ChatMLChatWrapper, GeneralChatWrapper, JinjaTemplateChatWrapper, resolveChatWrapper, type ChatHistoryItem, type GbnfJsonSchema, type ChatModelFunctionCall, type ChatModelFunctions, type ChatWrapper, type GgufFileInfo, type LlamaModel, type Token } from 'node-llama-cpp';
 import type { HostChatMessage, HostToolSchema } from '../shared/model-host-protocol.js';
 import { toGrammarSchema } from './tool-call-schema.js';
 
@@ -21,16 +21,35 @@ function chatTemplateOf(model: LlamaModel): string | undefined {
   return typeof template === 'string' ? template : undefined;
 }
 
+const HERMES_NAME = /hermes/i;
+
+/**
+ * node-llama-cpp's resolution for a GGUF without a chat template, minus its last resorts: guesses from
+ * the BOS string (`<s>`: every Llama 2, Mistral or Hermes file would become Llama 2 chat) and from the
+ * architecture alone. Null when neither the GGUF's name nor its file name identifies a family.
+ */
+function resolveByName(model: LlamaModel): ChatWrapper | null {
+  const metadata = model.fileInfo.metadata;
+  const fileInfo = { ...model.fileInfo, metadata: { ...metadata, general: { ...metadata.general, architecture: undefined } } } as unknown as GgufFileInfo;
+  return resolveChatWrapper({ filename: model.filename, fileInfo, tokenizer: model.tokenizer, warningLogs: false });
+}
+
 /** Decided once per loaded model: the prompt must not change format between two turns of a session. */
 export function choosePromptFamily(model: LlamaModel): PromptFamily {
   const template = chatTemplateOf(model);
-  let wrapper: ChatWrapper;
+  const name = (model.fileInfo.metadata as { general?: { name?: unknown } }).general?.name;
+  // Without a template, a Hermes fine-tune (of Llama, Mistral, …) is named so: its name outranks its base family, as in chooseToolCallFormat.
+  if (template === undefined && ((typeof name === 'string' && HERMES_NAME.test(name)) || HERMES_NAME.test(model.filename ?? ''))) {
+    return { kind: 'hermes', reason: 'no chat template; the model is named Hermes' };
+  }
+  let wrapper: ChatWrapper | null;
   try {
-    wrapper = resolveChatWrapper(model, { warningLogs: false });
+    wrapper = template === undefined ? resolveByName(model) : resolveChatWrapper(model, { warningLogs: false });
   } catch (err) {
     // A template node-llama-cpp cannot read must not stop the model from answering: Hermes is what we always had.
     return { kind: 'hermes', reason: `the chat template could not be resolved (${err instanceof Error ? err.message : String(err)})` };
   }
+  if (wrapper === null) return { kind: 'hermes', reason: 'no chat template, and the name names no family' };
   if (wrapper instanceof ChatMLChatWrapper) return { kind: 'hermes', reason: 'ChatML chat template' };
   // A Hermes tool-use template is ChatML that no specialised wrapper matches: still Hermes' own format.
   if (wrapper instanceof JinjaTemplateChatWrapper && template?.includes(CHATML_MARKER)) return { kind: 'hermes', reason: 'ChatML-based Jinja chat template' };
