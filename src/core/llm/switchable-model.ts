@@ -29,12 +29,6 @@ export class SwitchableModel implements ChatModel {
     return this.current.describe();
   }
 
-  /** What the current local model runs on once loaded (GPU or CPU); undefined for a remote or unloaded one. */
-  info(): unknown {
-    const model = this.current as ChatModel & { info?: () => unknown };
-    return typeof model.info === 'function' ? model.info() : undefined;
-  }
-
   async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const model = this.current;
     this.streaming.set(model, (this.streaming.get(model) ?? 0) + 1);
