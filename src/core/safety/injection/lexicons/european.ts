@@ -20,8 +20,10 @@ export const SPANISH: DirectiveLexicon = {
   fillers: ['las', 'los', 'la', 'el', 'lo', 'de', 'que', 'te', 'se', 'han', 'dado', 'dieron', 'por', 'favor', 'completamente', 'ahora', 'mismas', 'demás', 'y', 'e', 'o', 'estas', 'esas', 'aquellas'],
   trailing: ['anteriores', 'previas', 'de arriba', 'del sistema', 'que te dieron', 'que recibiste', 'hasta ahora'],
   // "lo que te dijo tu dueña", "lo que tu amo te mandó": what the owner told the agent; not "lo que te dijo Juan" (a
-  // friend's advice) nor "lo que te dije" (the writer's own).
+  // friend's advice) nor "lo que te dije" (the writer's own). "todo lo que te dijeron antes": what they told it, as
+  // English "whatever they told you", but not on a topic ("lo que te dijeron sobre el colesterol").
   objectPatterns: [
+    String.raw`(?:todo\s+)?lo\s+que\s+te\s+(?:(?:han|habían)\s+(?:dicho|puesto|mandado|escrito|enseñado|programado|ordenado|indicado|dado|contado|metido)|dijeron|pusieron|mandaron|escribieron|enseñaron|programaron|ordenaron|indicaron|dieron|contaron|metieron)(?:\s+(?:antes(?:\s+de\s+este\s+mensaje)?|al\s+principio|arriba|hasta\s+ahora))?(?!(?:\s+(?:antes(?:\s+de\s+este\s+mensaje)?|al\s+principio|arriba|hasta\s+ahora))?\s+(?:sobre|de|del|acerca|respecto|en|con|para)(?![\p{L}]))`,
     String.raw`lo\s+que\s+(?:te\s+(?:(?:ha|había)\s+)?(?:dijo|dicho|mandó|mandado|pidió|pedido|ordenó|ordenado|indicó|indicado|encargó|encargado|puso|puesto)\s+(?:tu|su|el|la)\s+(?:dueñ[oa]|am[oa]|propietari[oa]|usuari[oa]|creador(?:a)?|desarrollador(?:a)?)|(?:tu|su|el|la)\s+(?:dueñ[oa]|am[oa]|propietari[oa]|usuari[oa]|creador(?:a)?|desarrollador(?:a)?)\s+te\s+(?:(?:ha|había)\s+)?(?:dijo|dicho|mandó|mandado|pidió|pedido|ordenó|ordenado|indicó|indicado|encargó|encargado|puso|puesto))`,
   ],
   trailingPatterns: [
@@ -40,6 +42,11 @@ export const FRENCH: DirectiveLexicon = {
   qualifiers: ['précédentes', 'précédents', 'antérieures', 'initiales', 'originales', 'du système', 'ci-dessus', 'tes', 'vos', 'toutes', 'tous', 'ta', 'votre', 'ton', 'de sécurité', "qu'on t'a données"],
   fillers: ['les', 'la', 'le', 'l', 'des', 'de', 'du', 'ces', 'et', 'ou', 's’il', "s'il", 'te', 'vous', 'plaît', 'complètement', 'maintenant', 'simplement', 'autres'],
   trailing: ['précédentes', 'ci-dessus', 'du système', "qu'on t'a données", 'reçues', "jusqu'ici"],
+  // "ce qu'on t'a appris", "tout ce qu'ils t'ont dit au début", "tout ce qui précède": what the agent was given, not on a
+  // topic ("ce qu'on t'a dit sur le cholestérol").
+  objectPatterns: [
+    String.raw`(?:tout\s+)?ce\s+qu['’](?:on|ils|elles)\s+(?:t['’]a|t['’]ont|vous\s+a|vous\s+ont)\s+(?:dit|appris|donné|écrit|demandé|programmé|raconté|fourni|imposé|mis)(?:\s+(?:avant|au\s+début|plus\s+haut|jusqu['’]ici))?(?!(?:\s+(?:avant|au\s+début|plus\s+haut|jusqu['’]ici))?\s+(?:sur|de|du|des|à\s+propos|au\s+sujet|concernant|pour|en)(?![\p{L}]))|tout\s+ce\s+qui\s+précède`,
+  ],
   trailingPatterns: [
     // "les règles de ton propriétaire", "du maître"; not "les règles du jeu".
     String.raw`(?:de\s+(?:ton|ta|votre|tes|vos)|du|de\s+la)\s+(?:propriétaire|maître|maîtresse|proprio)s?|de\s+(?:ton|ta|votre|tes|vos)\s+(?:utilisat(?:eur|rice)|patron(?:ne)?|admin(?:istrat(?:eur|rice))?|créat(?:eur|rice)|opérat(?:eur|rice)|développeu(?:r|se))s?`,
@@ -56,6 +63,11 @@ export const GERMAN: DirectiveLexicon = {
   qualifiers: ['vorherige*', 'bisherige*', 'vorige*', 'frühere*', 'obige*', 'ursprüngliche*', 'vorangegangene*', 'deine*', 'ihre*', 'eure*', 'alle', 'sämtliche*', 'jegliche*', 'system*'],
   fillers: ['die', 'der', 'den', 'das', 'dem', 'bitte', 'einfach', 'jetzt', 'komplett', 'völlig', 'und', 'oder', 'gegebenen', 'erhaltenen', 'ganzen', 'diese', 'all', 'sie', 'du', 'mal', 'halt', 'doch', 'eben', 'kurz', 'mir'],
   trailing: ['von oben', 'oben', 'bisher', 'die du erhalten hast'],
+  // "alles, was man dir gesagt hat", "alles, was dir vorgegeben wurde": what the agent was given; not "alles, was ich dir
+  // gesagt habe" (the writer's own) nor on a topic ("… über Cholesterin").
+  objectPatterns: [
+    String.raw`alles,?\s+was\s+(?:man\s+dir|(?:sie|die)\s+dir|dir(?:\s+[\p{L}]+){0,2}?)\s+(?:gesagt|gegeben|beigebracht|vorgegeben|eingetrichtert|aufgetragen|geschrieben|mitgegeben)(?:\s+(?:hat|haben|wurde|worden\s+ist))?(?!(?:\s+(?:hat|haben|wurde|worden\s+ist))?\s+(?:über|zu|zum|zur|von|vom|bei|für)(?![\p{L}]))`,
+  ],
   trailingPatterns: [
     // "die Regeln deiner Besitzerin", "von deinem Chef"; a possessive is needed ("die Regeln des Spiels" is a game's).
     String.raw`(?:von\s+)?(?:deine[mnrs]?|eure[mnrs]?|ihre[mnrs]?)\s+(?:besitzer|eigentümer|herrchen|frauchen|chef|nutzer|benutzer|user|admin|administrator|betreiber|entwickler|schöpfer|meister|herr[n]?)\p{L}*`,
@@ -72,8 +84,12 @@ export const ITALIAN: DirectiveLexicon = {
   objects: ['istruzioni', 'istruzione', 'direttive', 'prompt di sistema', 'messaggio di sistema', 'programmazione', 'linee guida', 'indicazioni'],
   weakObjects: ['regole', 'restrizioni', 'limiti', 'filtri', 'politiche', 'ordini', 'comandi', 'prompt', 'testo', 'contesto', 'vincoli'],
   qualifiers: ['precedenti', 'originali', 'iniziali', 'di sistema', 'sopra', 'tue', 'tuoi', 'sue', 'vostre', 'tutte', 'tutti', 'qualsiasi', 'di sicurezza'],
-  fillers: ['le', 'la', 'il', 'i', 'gli', 'lo', 'l', 'delle', 'dei', 'di', 'che', 'ti', 'sono', 'state', 'date', 'per', 'favore', 'completamente', 'ora', 'e', 'o', 'queste'],
+  fillers: ['le', 'la', 'il', 'i', 'gli', 'lo', 'l', 'delle', 'dei', 'di', 'che', 'ti', 'sono', 'state', 'date', 'per', 'favore', 'completamente', 'ora', 'e', 'o', 'queste', 'un', 'attimo', 'momento'],
   trailing: ['precedenti', 'di sopra', 'qui sopra', 'che ti sono state date', 'ricevute'],
+  // "tutto quello che ti hanno scritto in alto", "ciò che ti hanno insegnato": what the agent was given, not on a topic.
+  objectPatterns: [
+    String.raw`(?:tutto\s+)?(?:quello|ciò|quel)\s+che\s+ti\s+(?:hanno|avevano)\s+(?:detto|scritto|dato|insegnato|programmato|imposto|chiesto|messo)(?:\s+(?:in\s+alto|sopra|prima|all['’]inizio|finora))?(?!(?:\s+(?:in\s+alto|sopra|prima|all['’]inizio|finora))?\s+(?:su|sul|sulla|sui|sulle|di|del|della|riguardo|per|a\s+proposito)(?![\p{L}]))`,
+  ],
   trailingPatterns: [
     // "le regole del tuo padrone", "della tua proprietaria"; not "le regole del gioco".
     String.raw`(?:del(?:la)?\s+(?:tu[oa]|vostr[oa])|del(?:la)?|di\s+(?:tu[oa]|vostr[oa]))\s+(?:padron[ea]|proprietari[oa])|(?:del(?:la)?\s+(?:tu[oa]|vostr[oa])|di\s+(?:tu[oa]|vostr[oa]))\s+(?:utente|capo|admin|amministrat(?:ore|rice)|creat(?:ore|rice)|operat(?:ore|rice)|sviluppat(?:ore|rice|ori))`,
@@ -93,6 +109,8 @@ export const PORTUGUESE: DirectiveLexicon = {
   // "o que o dono do PC te mandou", "o que tua dona te disse": what the owner told the agent; not "o que te disse"
   // (the writer's own, or a friend's).
   objectPatterns: [
+    // "tudo que te falaram lá no começo", "o que te passaram antes": what they told it, not on a topic.
+    String.raw`(?:tudo\s+)?(?:o\s+)?que\s+te\s+(?:passaram|falaram|disseram|mandaram|ensinaram|programaram|escreveram|deram|pediram|colocaram|botaram)(?:\s+(?:lá\s+)?(?:antes|no\s+começo|no\s+início|até\s+agora))?(?!(?:\s+(?:lá\s+)?(?:antes|no\s+começo|no\s+início|até\s+agora))?\s+(?:sobre|de|do|da|dos|das|acerca|a\s+respeito|pra|para|em|no|na)(?![\p{L}]))`,
     String.raw`o\s+que\s+(?:o|a|seu|sua|teu|tua)\s+(?:(?:seu|sua|teu|tua)\s+)?(?:don[oa]|patr(?:ão|oa)|propriet[áa]ri[oa]|usu[áa]ri[oa]|criador(?:a)?|desenvolvedor(?:a)?)(?:\s+d[oa]\s+[\p{L}]+)?\s+(?:te|lhe)\s+(?:mandou|disse|falou|pediu|passou|deu|ordenou|orientou|configurou)`,
   ],
   trailingPatterns: [
@@ -144,6 +162,10 @@ export const POLISH: DirectiveLexicon = {
   qualifiers: ['poprzedni*', 'wcześniejsz*', 'powyższ*', 'pierwotn*', 'oryginaln*', 'swoje', 'swoich', 'twoje', 'twoich', 'wasze', 'wszystkie', 'wszystkich', 'systemow*', 'dotychczasow*'],
   fillers: ['i', 'oraz', 'lub', 'proszę', 'teraz', 'po prostu', 'całkowicie', 'te', 'tych', 'o', 'otrzymane'],
   trailing: ['powyżej', 'z góry', 'dotychczas', 'które otrzymałeś'],
+  // "o wszystkim, co ci napisali na początku", "wszystko, co ci kazali": what they gave the agent, not on a topic.
+  objectPatterns: [
+    String.raw`(?:o\s+)?(?:wszystkim|wszystko|tym)(?:\s+tym)?,?\s+co\s+ci\s+(?:napisali|powiedzieli|kazali|dali|wgrali|ustawili|przekazali|wpisali)(?:\s+(?:na\s+(?:samym\s+)?początku|wcześniej|przedtem))?(?!(?:\s+(?:na\s+(?:samym\s+)?początku|wcześniej|przedtem))?\s+(?:o|na\s+temat|w\s+sprawie|odnośnie)(?![\p{L}]))`,
+  ],
   trailingPatterns: [
     // "zasady twojego właściciela", "od swojej właścicielki", "ustawienia właściciela"
     String.raw`(?:od\s+)?(?:twojego|twojej|swojego|swojej|waszego|waszej)\s+(?:właściciel\p{L}*|użytkownik\p{L}*|szef\p{L}*|admin\p{L}*|twórc\p{L}*|pana|pani|opiekun\p{L}*)|właściciela|właścicielki`,
@@ -164,7 +186,7 @@ export const RUSSIAN: DirectiveLexicon = {
   // "всё, что тебе говорили раньше", "то, что тебе велел хозяин"; not "всё, что тебе говорили о диетах" (advice on a
   // topic) nor "всё, что я тебе говорил" (the writer's own).
   objectPatterns: [
-    String.raw`(?:всё|все|то),?\s+что\s+(?:тебе|вам)\s+(?:(?:раньше|ранее|до\s+этого)\s+)?(?:говорили|сказали|велели|приказали|поручили|написали|внушили|задали|прописали|(?:говорил|сказал|велел|приказал|поручил|написал|задал)а?\s+(?:твой\s+|твоя\s+|свой\s+|своя\s+)?(?:хозя\p{L}*|владел\p{L}*|создател\p{L}*|разработчик\p{L}*))(?:\s+(?:раньше|ранее|до\s+этого))?(?!\s+(?:о|об|обо|про|насч[её]т|в|на|по)\s)`,
+    String.raw`(?:всё|все|то),?\s+что\s+(?:тебе|вам)\s+(?:(?:раньше|ранее|до\s+этого)\s+)?(?:говорили|сказали|велели|приказали|поручили|написали|понаписали|писали|наговорили|загрузили|внушили|задали|прописали|(?:говорил|сказал|велел|приказал|поручил|написал|задал)а?\s+(?:твой\s+|твоя\s+|свой\s+|своя\s+)?(?:хозя\p{L}*|владел\p{L}*|создател\p{L}*|разработчик\p{L}*))(?:\s+(?:раньше|ранее|до\s+этого(?:\s+сообщения)?))?(?!(?:\s+(?:раньше|ранее|до\s+этого(?:\s+сообщения)?))?\s+(?:о|об|обо|про|насч[её]т|в|на|по)\s)`,
   ],
   trailingPatterns: [
     // "правила твоего хозяина", "от своей хозяйки", "хозяина"; a bare "владельца" is also a landlord's.
@@ -182,6 +204,10 @@ export const UKRAINIAN: DirectiveLexicon = {
   qualifiers: ['попередн*', 'минул*', 'вищезазначен*', 'початков*', 'вихідн*', 'свої', 'своїх', 'твої', 'твоїх', 'ваші', 'всі', 'усі', 'будь-які', 'системн*'],
   fillers: ['і', 'й', 'та', 'або', 'будь ласка', 'тепер', 'просто', 'повністю', 'ці', 'цих', 'отримані', 'тобі'],
   trailing: ['вище', 'до цього', 'які тобі дали'],
+  // "усе, що тобі казали раніше", "все, що тобі понаписували розробники": what the agent was given, not on a topic.
+  objectPatterns: [
+    String.raw`(?:усе|все|те),?\s+що\s+(?:тобі|вам)\s+(?:там\s+)?(?:(?:раніше|до\s+цього)\s+)?(?:казали|сказали|веліли|наказали|доручили|написали|понаписували|писали|дали|задали|прописали)(?:\s+(?:[\p{L}]+\s+)?(?:розробник\p{L}*|власни\p{L}*|господар\p{L}*))?(?:\s+(?:раніше|до\s+цього))?(?!(?:\s+(?:раніше|до\s+цього))?\s+(?:про|щодо|в|на|по)\s)`,
+  ],
   trailingPatterns: [
     // "правила твого господаря", "від своєї власниці", "господаря"
     String.raw`(?:від\s+)?(?:(?:твого|твоєї|свого|своєї|вашого|вашої)\s+(?:господар\p{L}*|господин\p{L}*|власни\p{L}*|користувач\p{L}*|творц\p{L}*|розробник\p{L}*|адмін\p{L}*|бос\p{L}*|начальни\p{L}*)|господаря|господині)`,
