@@ -87,6 +87,8 @@ export async function generateWithWrapper(o: WrapperResponseOptions, sink: Respo
         stopOnAbortSignal: true,
         maxTokens: o.maxTokens,
         temperature: o.temperature,
+        // The same sampling as the Hermes path (LlamaChat would add a repeat penalty over the last 64 tokens).
+        repeatPenalty: false,
         ...(o.seed === undefined ? {} : { seed: o.seed }),
       });
     } catch (err) {
