@@ -18,7 +18,9 @@ export const DEFAULT_DELTA_BATCH_MS = 16;
  * Consecutive text/reasoning deltas of one session are joined and sent at most once per `deltaBatchMs`:
  * a local model streams thousands of tokens a second, and one WebSocket frame or IPC message per token
  * cost the page more than drawing them (bench/ui-render.ts: 38 fps unjoined, 56 joined, at 2,000 tokens/s).
- * Any other event sends what is waiting first, so the order of events never changes. 0 turns joining off.
+ * This is the only place deltas are joined (decision 0024): the renderer batches what arrives per frame but
+ * leaves each message as it came. Any other event sends what is waiting first, so the order of events never
+ * changes. 0 turns joining off.
  */
 export class EventHub {
   private readonly listeners = new Set<UiEventListener>();

@@ -3,7 +3,8 @@ import { useStore } from 'zustand';
 import type { HearthApi } from '../../shared/contract.js';
 import type { ConnectionState } from '../api/websocket-api.js';
 import { createChatStore, type ChatStore } from '../chat/chat-store.js';
-import type { FrameScheduler } from '../chat/event-coalescer.js';
+import { animationFrameScheduler } from '../chat/animation-frame-scheduler.js';
+import type { FrameScheduler } from '../chat/frame-batcher.js';
 import { createNavStore, type NavStore } from './nav-store.js';
 import { createModelsStore, type ModelsStore } from '../models/models-store.js';
 import { createSettingsStore, type Language, type SettingsStore } from '../settings/settings-store.js';
@@ -25,7 +26,7 @@ export function createServices(
   api: HearthApi,
   options: { language?: Language; scheduler?: FrameScheduler; connection?: Services['connection'] } = {},
 ): Services {
-  const chat = createChatStore(api, options.scheduler);
+  const chat = createChatStore(api, options.scheduler ?? animationFrameScheduler);
   const settings = createSettingsStore(api, options.language);
   const models = createModelsStore(api);
   const nav = createNavStore();

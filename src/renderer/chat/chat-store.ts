@@ -14,7 +14,7 @@ import {
   userSent,
   type ChatState,
 } from './chat-machine.js';
-import { EventCoalescer, type FrameScheduler, type SessionEvent } from './event-coalescer.js';
+import { FrameBatcher, type FrameScheduler, type SessionEvent } from './frame-batcher.js';
 
 export interface ChatActions {
   /** Idle: starts a turn (and a session when there is none). Mid-turn: the text steers the running turn. */
@@ -32,7 +32,7 @@ export interface ChatActions {
   syncPending(): Promise<void>;
   openSession(sessionId: string): Promise<void>;
   newChat(): void;
-  /** Every UiEvent goes here; agent events are coalesced per frame. */
+  /** Every UiEvent goes here; agent events reach the state at most once per frame. */
   handleEvent(event: UiEvent): void;
   /** Errors of the last action that have no place in the thread (e.g. an approval answer that failed). */
   actionError: string | null;
@@ -40,9 +40,10 @@ export interface ChatActions {
 
 export type ChatStore = StoreApi<ChatState & ChatActions>;
 
-export function createChatStore(api: HearthApi, scheduler?: FrameScheduler): ChatStore {
+/** `scheduler` is the frame clock (`animationFrameScheduler` in a window; tests and benchmarks drive their own). */
+export function createChatStore(api: HearthApi, scheduler: FrameScheduler): ChatStore {
   const store = createStore<ChatState & ChatActions>()((set, get) => {
-    const coalescer = new EventCoalescer((events: SessionEvent[]) => {
+    const batcher = new FrameBatcher((events: SessionEvent[]) => {
       const now = Date.now();
       let state: ChatState = get();
       for (const { sessionId, event } of events) state = reduceAgentEvent(state, sessionId, event, now);
@@ -59,7 +60,7 @@ export function createChatStore(api: HearthApi, scheduler?: FrameScheduler): Cha
         }
         await api.invoke('chat.send', { sessionId, text, attachments });
       } catch (error) {
-        coalescer.flush();
+        batcher.flush();
         set(sendFailed(get(), error instanceof ApiCallError ? error.code : 'internal', errorMessage(error)));
       }
     };
@@ -72,7 +73,7 @@ export function createChatStore(api: HearthApi, scheduler?: FrameScheduler): Cha
         set({ actionError: errorMessage(error) });
         return;
       }
-      coalescer.flush();
+      batcher.flush();
       set(pendingSynced(get(), pending));
       const state = get();
       const waiting = pending.approvals[0]?.sessionId ?? pending.clarifications[0]?.sessionId;
@@ -83,7 +84,7 @@ export function createChatStore(api: HearthApi, scheduler?: FrameScheduler): Cha
       ...initialChatState(),
       actionError: null,
       async send(text, attachments = []) {
-        coalescer.flush();
+        batcher.flush();
         const { phase, sessionId } = get();
         if (phase !== 'idle' && sessionId !== null) {
           try {
@@ -94,7 +95,7 @@ export function createChatStore(api: HearthApi, scheduler?: FrameScheduler): Cha
             return;
           }
           // The turn ended between the click and the steer: the text becomes the next message instead.
-          coalescer.flush();
+          batcher.flush();
         }
         await startTurn(text, attachments);
       },
@@ -112,7 +113,7 @@ export function createChatStore(api: HearthApi, scheduler?: FrameScheduler): Cha
           // accepted: false means another window answered first (or it timed out): the engine's
           // approval_resolved says which, in the thread; this dialog closes either way.
           await api.invoke('approvals.answer', { id, choice });
-          coalescer.flush();
+          batcher.flush();
           set(approvalAnswered(get(), id));
         } catch (error) {
           set({ actionError: errorMessage(error) });
@@ -121,20 +122,20 @@ export function createChatStore(api: HearthApi, scheduler?: FrameScheduler): Cha
       async answerClarify(id, text) {
         try {
           await api.invoke('clarify.answer', { id, text });
-          coalescer.flush();
+          batcher.flush();
           set(clarifyAnswered(get(), id));
         } catch (error) {
           set({ actionError: errorMessage(error) });
         }
       },
       dismissApproval(id) {
-        coalescer.flush();
+        batcher.flush();
         set(approvalAnswered(get(), id));
       },
       async openSession(sessionId) {
         try {
           const { session, messages } = await api.invoke('sessions.open', { sessionId });
-          coalescer.flush();
+          batcher.flush();
           // Approvals of other sessions stay: they still need an answer.
           set({ ...sessionLoaded(session.id, session.model, messages), approvals: get().approvals, actionError: null });
         } catch (error) {
@@ -146,11 +147,11 @@ export function createChatStore(api: HearthApi, scheduler?: FrameScheduler): Cha
       },
       syncPending: () => syncOpenQuestions(true),
       newChat() {
-        coalescer.flush();
+        batcher.flush();
         set({ ...initialChatState(), approvals: get().approvals, actionError: null });
       },
       handleEvent(event) {
-        if (event.channel === 'agent') coalescer.push(event.sessionId, event.event);
+        if (event.channel === 'agent') batcher.push(event.sessionId, event.event);
       },
     };
   });
