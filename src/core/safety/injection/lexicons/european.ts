@@ -27,8 +27,9 @@ export const SPANISH: DirectiveLexicon = {
     String.raw`lo\s+que\s+(?:te\s+(?:(?:ha|había)\s+)?(?:dijo|dicho|mandó|mandado|pidió|pedido|ordenó|ordenado|indicó|indicado|encargó|encargado|puso|puesto)\s+(?:tu|su|el|la)\s+(?:dueñ[oa]|am[oa]|propietari[oa]|usuari[oa]|creador(?:a)?|desarrollador(?:a)?)|(?:tu|su|el|la)\s+(?:dueñ[oa]|am[oa]|propietari[oa]|usuari[oa]|creador(?:a)?|desarrollador(?:a)?)\s+te\s+(?:(?:ha|había)\s+)?(?:dijo|dicho|mandó|mandado|pidió|pedido|ordenó|ordenado|indicó|indicado|encargó|encargado|puso|puesto))`,
   ],
   trailingPatterns: [
-    // "las reglas de tu dueña", "del amo"; not "las reglas del juego" (no owner) nor "del usuario" without "tu".
-    String.raw`(?:de\s+(?:tu|su|vuestr[oa])|del|de\s+la)\s+(?:dueñ[oa]|am[oa]|propietari[oa])|de\s+(?:tu|su|vuestr[oa])\s+(?:usuari[oa]|jef[ea]|administrador(?:a)?|admin|creador(?:a|es)?|operador(?:a)?|desarrollador(?:a|es)?)`,
+    // "las reglas de tu dueña", "del amo", "de tu configuración"; not "las reglas del juego" (no owner) nor "del usuario"
+    // without "tu".
+    String.raw`de\s+tu\s+(?:configuración|programación|sistema)|(?:de\s+(?:tu|su|vuestr[oa])|del|de\s+la)\s+(?:dueñ[oa]|am[oa]|propietari[oa])|de\s+(?:tu|su|vuestr[oa])\s+(?:usuari[oa]|jef[ea]|administrador(?:a)?|admin|creador(?:a|es)?|operador(?:a)?|desarrollador(?:a|es)?)`,
     // "que te puso tu dueña", "que te dio Ana", "que tu dueño te ha impuesto"; not "que te di" (the writer's own).
     String.raw`que\s+(?:(?:tu|su|el|la)\s+[\p{L}]+\s+)?te\s+(?:(?:ha|han|había|habían)\s+)?(?:dio|dieron|dado|puso|pusieron|puesto|impuso|impusieron|impuesto|dejó|dejaron|dejado|marcó|marcaron|marcado|fijó|fijaron|fijado|estableció|establecieron|establecido|configuró|configuraron|configurado|mandó|mandaron|mandado)`,
   ],
