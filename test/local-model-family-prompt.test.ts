@@ -5,6 +5,7 @@
  */
 import { getLlama, LlamaLogLevel, type Llama, type LlamaModel, type Token } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isHearthError } from '../src/core/errors.js';
 import { LocalModel } from '../src/core/llm/providers/local.js';
 import type { ChatMessage, ChatRequest, Usage } from '../src/core/llm/types.js';
 import { choosePromptFamily, toChatHistory, toFunctions, wrapperPromptTokens } from '../src/model-host/family-prompt.js';
@@ -142,6 +143,15 @@ describe('a Llama 3 GGUF through the real model host', () => {
     const u = second.usage as Usage;
     expect(u.evaluatedInputTokens ?? Number.NaN).toBeGreaterThan(0);
     expect((u.evaluatedInputTokens ?? Number.NaN) * 5).toBeLessThan(u.inputTokens);
+  });
+
+  it('a prompt that does not fit is a typed overflow error on the wrapper path too, never a silent context shift', async () => {
+    // Catches: LlamaChat dropping the oldest history to make room (compression must decide that, and say so).
+    const err = await run({ messages: [{ role: 'user', content: 'y'.repeat(2100) }], tools: [], maxTokens: 4, temperature: 0 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isHearthError(err, 'model_context_overflow'), String(err)).toBe(true);
   });
 
   it("toolChoice 'required' yields grammar-valid calls to offered tools in the wrapper's syntax (random weights and all)", async () => {

@@ -30,6 +30,11 @@ interface Loaded {
 /** A request's prompt, rendered, and how to generate the response to it on a sequence. */
 interface PreparedPrompt {
   tokens: Token[];
+  /**
+   * Context tokens that must stay free beyond prompt and response: LlamaChat shifts the context (drops
+   * history, silently) unless one token is left, so the wrapper path reserves it and overflows instead.
+   */
+  headroom: number;
   generate(sequence: LlamaContextSequence, maxTokens: number, signal: AbortSignal, sink: ResponseSink): Promise<ResponseResult>;
 }
 
@@ -213,6 +218,7 @@ export class ModelHost {
       const wrapper = req.toolChoice === 'required' ? forcingFunctionCalls(family.wrapper) : family.wrapper;
       return {
         tokens,
+        headroom: 1,
         generate: (sequence, maxTokens, signal, sink) => generateWithWrapper({ sequence, wrapper, history, functions, promptTokens: tokens, maxTokens, ...sampling, signal }, sink),
       };
     }
@@ -220,6 +226,7 @@ export class ModelHost {
     const grammar = req.tools.length > 0 && req.toolChoice !== 'none' ? await this.grammarFor(llama, req.tools) : undefined;
     return {
       tokens,
+      headroom: 0,
       generate: (sequence, maxTokens, signal, sink) =>
         generateResponse({ model, sequence, promptTokens: tokens, toolChoice: req.toolChoice, toolCallGrammar: grammar, maxTokens, ...sampling, signal }, sink),
     };
@@ -280,11 +287,12 @@ export class ModelHost {
     try {
       const prompt = await this.prepare(loaded, llama, req);
       const promptTokens = prompt.tokens;
-      if (promptTokens.length >= sequence.contextSize) {
-        last.push(error('context_overflow', `The prompt is ${promptTokens.length} tokens but the context holds ${sequence.contextSize}.`));
+      const room = sequence.contextSize - prompt.headroom;
+      if (promptTokens.length >= room) {
+        last.push(error('context_overflow', `The prompt is ${promptTokens.length} tokens but the context holds ${room}.`));
         return;
       }
-      const result = await prompt.generate(sequence, Math.min(req.maxTokens, sequence.contextSize - promptTokens.length), request.controller.signal, {
+      const result = await prompt.generate(sequence, Math.min(req.maxTokens, room - promptTokens.length), request.controller.signal, {
         text: (delta) => this.send({ type: 'text', requestId, delta }),
         toolCall: (call) => this.send({ type: 'tool_call', requestId, call }),
       });
