@@ -54,6 +54,8 @@ interface Compiled {
   notOrdered: RegExp | null;
   /** DirectiveLexicon.gerundCue, anchored at the verb. */
   gerundCue: RegExp | null;
+  /** DirectiveLexicon.negatedVerb, anchored at the verb's start. */
+  negatedVerb: RegExp | null;
   /** For Latin-script tables: the first word of each first part, so a table none of whose words occur is skipped. */
   gate: { words: ReadonlySet<string>; stems: readonly string[] } | null;
 }
@@ -201,6 +203,7 @@ function compile(lexicon: DirectiveLexicon): Compiled {
     reported: lexicon.reportedBefore === undefined ? null : new RegExp(lexicon.reportedBefore, 'iu'),
     notOrdered: lexicon.notOrderedBefore === undefined ? null : new RegExp(`(?:${lexicon.notOrderedBefore})$`, 'iu'),
     gerundCue: lexicon.gerundCue === undefined ? null : new RegExp(`(?:${lexicon.gerundCue})$`, 'iu'),
+    negatedVerb: lexicon.negatedVerb === undefined ? null : new RegExp(`^(?:${lexicon.negatedVerb})`, 'iu'),
     defence: lexicon.notFollowedBy && lexicon.notFollowedBy.length > 0 ? new RegExp(String.raw`^\s*(?:${alternatives(lexicon.notFollowedBy)})${EDGE_AFTER}`, 'iu') : null,
   };
 }
@@ -436,6 +439,7 @@ function* spans(c: Compiled, text: string, latin: Map<PatternRef, number[]> | nu
       if (pattern.particle !== undefined && !pattern.particle.test(after)) continue;
       const defended = (shape === 'verb-object' && c.defence !== null && c.defence.test(after)) || (c.reported !== null && c.reported.test(text.slice(Math.max(0, m.index - 160), m.index)));
       if (shape === 'verb-object' && c.notOrdered !== null && c.notOrdered.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
+      if (shape === 'object-verb' && c.negatedVerb !== null && c.negatedVerb.test(`${verb}${text.slice(end, end + 24)}`)) continue;
       if (shape === 'verb-object' && c.gerundCue !== null && /ing$/i.test(verb.split(/\s/)[0] as string) && !c.gerundCue.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
       if (!defended && qualifies(c, verb, object, `${before} ${gap}`, after, pattern.particle !== undefined)) yield { ...base, index: m.index, length: whole.length, annulment: false };
     }

@@ -28,6 +28,8 @@ export const ARABIC: DirectiveLexicon = {
 
 export const HINDI: DirectiveLexicon = {
   lang: 'hi', name: 'Hindi', script: 'spaced', order: 'object-verb',
+  // "नियम भूलना मत" (don't forget the rules): मत after the verb.
+  negatedVerb: String.raw`\S*(?:\s+(?:ना|जाना|दो|देना))?\s+मत(?![\p{L}\p{M}])`,
   verbs: ['अनदेखा', 'नज़रअंदाज़', 'नजरअंदाज', 'नज़रअंदाज', 'भूल', 'भूलो', 'भूल जाओ', 'भूल जाएं', 'छोड़', 'छोड़ दो', 'मत मानो', 'न मानें', 'पालन मत करो', 'पालन न करें', 'दरकिनार', 'रद्द'],
   objects: ['निर्देश', 'निर्देशों', 'सिस्टम प्रॉम्प्ट', 'आदेश', 'आदेशों', 'दिशानिर्देश', 'दिशानिर्देशों', 'हिदायतें'],
   weakObjects: ['नियम', 'नियमों', 'प्रतिबंध', 'प्रतिबंधों', 'सीमाएं', 'सीमाओं', 'फ़िल्टर', 'संदर्भ'],
@@ -47,6 +49,9 @@ export const PERSIAN: DirectiveLexicon = {
 
 export const TURKISH: DirectiveLexicon = {
   lang: 'tr', name: 'Turkish', script: 'spaced', order: 'object-verb',
+  // "kuralları unutma" (don't forget the rules): -ma/-me after the stem. Not "uyma" or "dikkate alma", which are
+  // themselves "do not follow / disregard".
+  negatedVerb: String.raw`(?:yok\s+say|görmezden\s+gel|unut|göz\s+ardı\s+et|atla|boş\s*ver|aş|çiğne|iptal\s+et|hiçe\s+say)m[ae](?:y[ıi]n(?:[ıi]z)?|z|s[ıi]n)?(?![\p{L}])`,
   verbs: ['yok say*', 'görmezden gel*', 'unut*', 'göz ardı et*', 'dikkate alma*', 'uyma*', 'atla*', 'boşver*', 'boş ver*', 'aş*', 'çiğne*', 'iptal et*', 'hiçe say*'],
   objects: ['talimat*', 'yönerge*', 'sistem istemi*', 'sistem komut*', 'direktif*', 'programlama*'],
   weakObjects: ['kural*', 'kısıtlama*', 'sınırlama*', 'filtre*', 'komut*', 'emir*', 'politika*', 'metin*', 'bağlam*'],

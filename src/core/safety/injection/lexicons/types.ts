@@ -78,6 +78,13 @@ export interface DirectiveLexicon {
    */
   gerundCue?: string;
   /**
+   * Verb-last languages negate the verb after it: a regular-expression source tested on the matched verb and what
+   * follows it ("unutma" in Turkish, "무시하지 마" in Korean, "忘れないで" in Japanese, "भूलना मत" in Hindi: "don't
+   * forget / don't ignore"). A match is no order. Verbs that are themselves a negation ("uyma", "따르지 마": "do not
+   * follow") are left out of the source.
+   */
+  negatedVerb?: string;
+  /**
    * Strong pairs only: one word of any kind may stand right before the object ("ignore the operator instructions",
    * "disregard all onboarding guidelines"), since a noun used as a modifier is what no filler list enumerates.
    * `except`: words the slot may not hold, such as a third party's possessive ("tell it to ignore its instructions").
