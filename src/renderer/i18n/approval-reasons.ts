@@ -57,6 +57,8 @@ const ZH_CN: Readonly<Record<string, string>> = {
   'changes the owner or access rules of Windows files (icacls, takeown)': '更改 Windows 文件的所有者或访问规则（icacls、takeown）',
   'writes to a device whose name is only known when it runs (it may be a disk)': '写入一个名称在运行时才确定的设备（可能是磁盘）',
   'makes cloud storage or resources readable by anyone on the internet': '使云存储或资源对互联网上的任何人可读',
+  "revokes an access token, key or someone's rights (a registry, a cloud account, a git host)": '吊销访问令牌、密钥或某人的权限（软件包仓库、云账号、git 托管平台）',
+  'grants administrator rights in a cloud account or cluster (an admin policy, an owner role, a cluster-admin binding)': '在云账号或集群中授予管理员权限（管理员策略、所有者角色、cluster-admin 绑定）',
 };
 
 export function approvalReason(language: Language, reason: string): string {
