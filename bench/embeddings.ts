@@ -13,8 +13,8 @@
  * comma list for several sizes), BENCH_QUERIES (10).
  */
 import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
-import { createLocalEmbedder, type LocalEmbedder } from '../src/core/llm/providers/local-embedder.js';
-import { defaultLocalThreads } from '../src/core/llm/providers/local.js';
+import { createLocalEmbedder, type LocalEmbedder } from '../src/core/local-model/local-embedder.js';
+import { defaultLocalThreads } from '../src/core/local-model/local.js';
 import { EmbeddingIndex } from '../src/core/search/embedding-index.js';
 import { encodeVector } from '../src/core/search/vectors.js';
 import type { Embedder } from '../src/core/llm/embedder.js';

@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultLocalThreads, LocalModel } from '../src/core/llm/providers/local.js';
+import { defaultLocalThreads, LocalModel } from '../src/core/local-model/local.js';
 import type { ChatMessage, ToolSchema, Usage } from '../src/core/llm/types.js';
 import { ensureBenchModel } from './local-throughput.js';
 

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getLlama, LlamaChatSession, LlamaLogLevel } from 'node-llama-cpp';
-import { defaultLocalThreads, LocalModel } from '../src/core/llm/providers/local.js';
+import { defaultLocalThreads, LocalModel } from '../src/core/local-model/local.js';
 import type { ModelEvent } from '../src/core/llm/types.js';
 import { writeGguf } from '../test/fixtures/gguf/index.js';
 import { randomBytes } from 'node:crypto';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measurePromptOverhead } from '../src/cli/commands/prompt-overhead.js';
 import { defaultConfig } from '../src/core/config/schema.js';
-import { createModelChain } from '../src/core/llm/registry.js';
+import { createModelChain } from '../src/core/model-chain/registry.js';
 
 const HERMES_AGENT_FIXED_TOKENS = 13_900;
 

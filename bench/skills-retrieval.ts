@@ -27,7 +27,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createLocalEmbedder } from '../src/core/llm/providers/local-embedder.js';
+import { createLocalEmbedder } from '../src/core/local-model/local-embedder.js';
 import { SkillIndex, TRIGGER_WEIGHT, type RankFeatures } from '../src/core/skills/relevance.js';
 import { MemorySkillTriggers, SkillTriggerLearner } from '../src/core/skills/skill-triggers.js';
 import { rankSkillsFused, SemanticSkillRanker, semanticHits } from '../src/core/skills/semantic-rank.js';

@@ -38,6 +38,8 @@ const coreTiers: readonly (readonly string[])[] = [
   ['errors', 'seeded-random', 'text', 'lifecycle'],
   ['config'],
   ['llm'],
+  ['local-model'],
+  ['model-chain'],
   ['safety'],
   ['store'],
   ['exec', 'model-files'],

@@ -3,7 +3,7 @@
  * embedding host process: what gets indexed, how it is stored, what a query returns.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLocalEmbedder } from '../src/core/llm/providers/local-embedder.js';
+import { createLocalEmbedder } from '../src/core/local-model/local-embedder.js';
 import { EmbeddingIndex } from '../src/core/search/embedding-index.js';
 import { encodeVector } from '../src/core/search/vectors.js';
 import type { SqliteSessionStore } from '../src/core/store/session-store.js';

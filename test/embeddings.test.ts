@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HearthError } from '../src/core/errors.js';
-import { createLocalEmbedder, type LocalEmbedder, type LocalEmbedderOptions } from '../src/core/llm/providers/local-embedder.js';
+import { createLocalEmbedder, type LocalEmbedder, type LocalEmbedderOptions } from '../src/core/local-model/local-embedder.js';
 import { dot } from '../src/core/search/vectors.js';
 import { modelDir, PRESETS, writeGguf, writeMalformedGguf } from './fixtures/gguf/index.js';
 

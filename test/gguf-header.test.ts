@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HearthError } from '../src/core/errors.js';
-import { assertGgufFile, ggufHeaderProblem } from '../src/core/llm/providers/gguf-file.js';
+import { assertGgufFile, ggufHeaderProblem } from '../src/core/local-model/gguf-file.js';
 import { modelDir, writeGguf, writeMalformedGguf } from './fixtures/gguf/index.js';
 
 const dirs = modelDir('hearth-gguf-header-');

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HearthError, isHearthError } from '../src/core/errors.js';
-import { LocalModel, type LocalModelOptions } from '../src/core/llm/providers/local.js';
+import { LocalModel, type LocalModelOptions } from '../src/core/local-model/local.js';
 import type { ChatRequest, ModelEvent } from '../src/core/llm/types.js';
 import { modelDir, writeGguf, writeMalformedGguf } from './fixtures/gguf/index.js';
 

@@ -6,7 +6,7 @@
 import { getLlama, LlamaLogLevel, type Llama, type LlamaModel, type Token } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHearthError } from '../src/core/errors.js';
-import { LocalModel } from '../src/core/llm/providers/local.js';
+import { LocalModel } from '../src/core/local-model/local.js';
 import type { ChatMessage, ChatRequest, Usage } from '../src/core/llm/types.js';
 import { choosePromptFamily, toChatHistory, toFunctions, wrapperPromptTokens } from '../src/model-host/family-prompt.js';
 import type { HostChatMessage, HostToolSchema } from '../src/shared/model-host-protocol.js';

@@ -3,7 +3,7 @@
  * Driven through the real child process with raw messages the typed client would never send.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelHostProcess } from '../src/core/llm/providers/local-process.js';
+import { ModelHostProcess } from '../src/core/local-model/local-process.js';
 import type { HostEvent } from '../src/shared/model-host-protocol.js';
 import { modelDir, writeGguf } from './fixtures/gguf/index.js';
 

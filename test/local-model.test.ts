@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isHearthError } from '../src/core/errors.js';
-import { defaultLocalThreads, LocalModel } from '../src/core/llm/providers/local.js';
+import { defaultLocalThreads, LocalModel } from '../src/core/local-model/local.js';
 import type { ChatMessage, ChatRequest, ModelEvent, ToolCall, Usage } from '../src/core/llm/types.js';
 import { defineTool, toolSchema } from '../src/core/tools/define.js';
 import { modelDir, writeGguf } from './fixtures/gguf/index.js';

@@ -10,7 +10,7 @@ import { toolContext } from './fixtures/tool-harness.js';
 import type { CliIO } from '../src/cli/io.js';
 import { loadConfig } from '../src/core/config/load.js';
 import { createLearning } from '../src/core/learning/components.js';
-import { createModelChain } from '../src/core/llm/registry.js';
+import { createModelChain } from '../src/core/model-chain/registry.js';
 import { MemoryStore } from '../src/core/memory/store.js';
 import { USER_IN_APP } from '../src/core/memory/provenance.js';
 import type { SqliteSessionStore } from '../src/core/store/session-store.js';

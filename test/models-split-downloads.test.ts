@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isHearthError } from '../src/core/errors.js';
-import { LocalModel } from '../src/core/llm/providers/local.js';
+import { LocalModel } from '../src/core/local-model/local.js';
 import { estimateModelFit } from '../src/core/model-files/fit-estimate.js';
 import { ModelDownloads, type DownloadStatus } from '../src/core/model-files/model-downloads.js';
 import { modelSizeOf } from '../src/core/model-files/model-size.js';

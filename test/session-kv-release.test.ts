@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHost } from '../src/core/agent/host.js';
 import { FallbackChain } from '../src/core/llm/fallback.js';
-import { LocalModel } from '../src/core/llm/providers/local.js';
+import { LocalModel } from '../src/core/local-model/local.js';
 import { SwitchableModel } from '../src/core/llm/switchable-model.js';
 import type { ChatModel, ChatRequest, ModelDescription, ModelEvent, Usage } from '../src/core/llm/types.js';
 import { ApprovalPolicyBroker } from '../src/core/safety/approvals/policy.js';

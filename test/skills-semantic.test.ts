@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLocalEmbedder } from '../src/core/llm/providers/local-embedder.js';
+import { createLocalEmbedder } from '../src/core/local-model/local-embedder.js';
 import { rankSkills } from '../src/core/skills/relevance.js';
 import { SemanticSkillRanker, semanticHits } from '../src/core/skills/semantic-rank.js';
 import { SkillService } from '../src/core/skills/service.js';

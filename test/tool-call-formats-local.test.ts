@@ -4,7 +4,7 @@
  * stream reads text in the format chosen from them once the model is loaded.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { LocalModel } from '../src/core/llm/providers/local.js';
+import { LocalModel } from '../src/core/local-model/local.js';
 import { withTextToolCalls } from '../src/core/llm/text-tool-calls.js';
 import { chooseToolCallFormat, toolCallFormat, type ToolCallFormat } from '../src/core/llm/tool-call-formats/index.js';
 import type { ModelEvent, ToolSchema } from '../src/core/llm/types.js';

@@ -6,7 +6,7 @@
  * GGML_ASSERT text), and kill. The host side already speaks `process.parentPort` (process-transport.ts).
  */
 import { fileURLToPath } from 'node:url';
-import type { HostChild, HostExit, HostModule, HostSpawner } from '../core/llm/providers/local-process.js';
+import type { HostChild, HostExit, HostModule, HostSpawner } from '../core/local-model/local-process.js';
 
 /** The part of Electron's `UtilityProcess` the adapter uses. */
 export interface UtilityProcessLike {

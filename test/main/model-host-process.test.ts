@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { HostExit } from '../../src/core/llm/providers/local-process.js';
-import { ModelHostProcess } from '../../src/core/llm/providers/local-process.js';
+import type { HostExit } from '../../src/core/local-model/local-process.js';
+import { ModelHostProcess } from '../../src/core/local-model/local-process.js';
 import type { HostEvent } from '../../src/shared/model-host-protocol.js';
 import { builtHostModulePath, utilityHostChild, utilityHostSpawner, type ForkUtilityProcess, type UtilityProcessLike } from '../../src/main/model-host-process.js';
 

@@ -3,7 +3,7 @@ import { resolveHome } from '../../core/config/home.js';
 import { ConfigService } from '../../core/config/config-service.js';
 import { errorMessage, isHearthError } from '../../core/errors.js';
 import { parseModelSpec } from '../../core/llm/model-spec.js';
-import { detectGpu } from '../../core/llm/providers/local-gpu.js';
+import { detectGpu } from '../../core/local-model/local-gpu.js';
 import { loadInjectionModel } from '../../core/safety/injection/model-weights.js';
 import { probeProvider } from '../../core/llm/provider-probe.js';
 import type { ProviderConfig } from '../../core/config/schema.js';

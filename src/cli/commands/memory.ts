@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { HearthConfig } from '../../core/config/schema.js';
-import { createModelChain } from '../../core/llm/registry.js';
+import { createModelChain } from '../../core/model-chain/registry.js';
 import { HearthError, errorMessage } from '../../core/errors.js';
 import { memoryBudget, MEMORY_TARGETS, type MemoryLimits, type MemoryTarget } from '../../core/memory/budget.js';
 import { describeImport, exportMemory, importMemory, type MemoryImportReport } from '../../core/memory/memory-import.js';

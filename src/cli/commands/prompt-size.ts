@@ -1,5 +1,5 @@
 import { measurePromptOverhead } from './prompt-overhead.js';
-import { createModelChain } from '../../core/llm/registry.js';
+import { createModelChain } from '../../core/model-chain/registry.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliIO } from '../io.js';
 import { cliConfig } from '../services.js';

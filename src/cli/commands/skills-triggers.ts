@@ -1,6 +1,6 @@
 import type { HearthConfig } from '../../core/config/schema.js';
 import { errorMessage } from '../../core/errors.js';
-import { createModelChain } from '../../core/llm/registry.js';
+import { createModelChain } from '../../core/model-chain/registry.js';
 import { SkillTriggerLearner, SqliteSkillTriggers, type StoredTriggers } from '../../core/skills/skill-triggers.js';
 import { skillTriggerHash } from '../../core/skills/trigger-phrasings.js';
 import type { Skill } from '../../core/skills/types.js';

@@ -5,7 +5,7 @@ import { resolveHome } from '../../core/config/home.js';
 import { errorMessage, HearthError } from '../../core/errors.js';
 import { defaultSkillRoots, isProjectTrusted } from '../../core/skills/discover.js';
 import { listArchivedSkills, restoreSkill } from '../../core/skills/curator.js';
-import { createModelChain } from '../../core/llm/registry.js';
+import { createModelChain } from '../../core/model-chain/registry.js';
 import { createInjectionJudge } from '../../core/safety/injection/judge.js';
 import { getSecret } from '../../core/safety/secrets/keychain.js';
 import { installSkillJudged } from '../../core/skills/install.js';

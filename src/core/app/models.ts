@@ -9,7 +9,7 @@ import { errorMessage, HearthError } from '../errors.js';
 import type { RouteHandlers, UiEvent } from '../../shared/contract.js';
 import { CURATED_MODELS } from '../model-files/curated-models.js';
 import { estimateModelFit, thisMachine, type GpuMemory } from '../model-files/fit-estimate.js';
-import { ggufHeaderProblem } from '../llm/providers/gguf-file.js';
+import { ggufHeaderProblem } from '../local-model/gguf-file.js';
 import { ModelDownloads } from '../model-files/model-downloads.js';
 import { modelSizeOf, type SizeOrigin } from '../model-files/model-size.js';
 import { parseModelSource } from '../model-files/model-source.js';

@@ -1,8 +1,8 @@
 import type { ConfigService } from '../config/config-service.js';
 import type { HearthConfig } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
-import { createModelChain, type ModelContext, type ModelOverrides } from '../llm/registry.js';
-import type { HostSpawner } from '../llm/providers/local-process.js';
+import { createModelChain, type ModelContext, type ModelOverrides } from '../model-chain/registry.js';
+import type { HostSpawner } from '../local-model/local-process.js';
 import { SwitchableModel } from '../llm/switchable-model.js';
 import type { ChatModel } from '../llm/types.js';
 import { getSecret } from '../safety/secrets/keychain.js';

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { HearthConfig } from '../config/schema.js';
 import { errorMessage, isHearthError } from '../errors.js';
 import type { Embedder } from '../llm/embedder.js';
-import { createLocalEmbedder } from '../llm/providers/local-embedder.js';
+import { createLocalEmbedder } from '../local-model/local-embedder.js';
 import type { ChatModel } from '../llm/types.js';
 import { memoryBudget, type MemoryLimits } from '../memory/budget.js';
 import { renderMemorySnapshot } from '../memory/snapshot.js';
@@ -33,7 +33,7 @@ import { ConversationCounterStore } from './conversation-counters.js';
 import { LearningJournal } from './journal.js';
 import { LearningLoop } from './learning-loop.js';
 import { PendingWrites } from './pending-writes.js';
-import type { HostSpawner } from '../llm/providers/local-process.js';
+import type { HostSpawner } from '../local-model/local-process.js';
 
 export interface LearningComponents {
   memory: MemoryStore;

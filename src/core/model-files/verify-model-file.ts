@@ -1,5 +1,5 @@
 import { sha256OfFile } from './file-digest.js';
-import { ggufHeaderProblem } from '../llm/providers/gguf-file.js';
+import { ggufHeaderProblem } from '../local-model/gguf-file.js';
 
 /**
  * Why a downloaded (or local) file cannot be used as a model, or null when it can: the checksum first

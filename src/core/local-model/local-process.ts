@@ -6,7 +6,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { hostEventSchema, type HostEvent, type HostRequest } from '../../../shared/model-host-protocol.js';
+import { hostEventSchema, type HostEvent, type HostRequest } from '../../shared/model-host-protocol.js';
 import { HostProcess } from './host-process.js';
 
 export interface HostExit {
@@ -24,7 +24,7 @@ export type HostModule = 'main' | 'embed-main';
 /** `src/model-host/<module>.ts` run through tsx when Hearth runs from source, `dist/model-host/<module>.js` when built. */
 function hostEntry(module: HostModule): { path: string; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith('.ts');
-  const path = fileURLToPath(new URL(`../../../model-host/${module}.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  const path = fileURLToPath(new URL(`../../model-host/${module}.${fromSource ? 'ts' : 'js'}`, import.meta.url));
   if (!fromSource) return { path, execArgv: [] };
   // Resolve tsx from this file, not from whatever directory the user happens to run Hearth in.
   const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;

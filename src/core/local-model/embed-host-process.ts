@@ -3,7 +3,7 @@
  * `model-host/embed-main`), validates what it sends, and reports the process dying, with the same
  * plumbing as the chat model host (`HostProcess`).
  */
-import { embedHostEventSchema, type EmbedHostEvent, type EmbedHostRequest } from '../../../shared/embed-host-protocol.js';
+import { embedHostEventSchema, type EmbedHostEvent, type EmbedHostRequest } from '../../shared/embed-host-protocol.js';
 import { HostProcess } from './host-process.js';
 import { forkHostModule, type HostSpawner } from './local-process.js';
 

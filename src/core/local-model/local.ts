@@ -6,13 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
-import { abortError, HearthError } from '../../errors.js';
+import { abortError, HearthError } from '../errors.js';
 import { assertGgufFile } from './gguf-file.js';
-import type { ChatModel, ChatRequest, ModelDescription, ModelEvent } from '../types.js';
-import { withReasoningTags } from '../reasoning-tags.js';
-import { withTextToolCalls } from '../text-tool-calls.js';
-import { chooseToolCallFormat } from '../tool-call-formats/index.js';
-import type { HostErrorCode, HostEvent, LoadedInfo } from '../../../shared/model-host-protocol.js';
+import type { ChatModel, ChatRequest, ModelDescription, ModelEvent } from '../llm/types.js';
+import { withReasoningTags } from '../llm/reasoning-tags.js';
+import { withTextToolCalls } from '../llm/text-tool-calls.js';
+import { chooseToolCallFormat } from '../llm/tool-call-formats/index.js';
+import type { HostErrorCode, HostEvent, LoadedInfo } from '../../shared/model-host-protocol.js';
 import { describeExit, ModelHostProcess, type HostSpawner } from './local-process.js';
 
 export interface LocalModelOptions {

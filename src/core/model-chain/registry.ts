@@ -1,14 +1,14 @@
 import { HearthError } from '../errors.js';
 import type { HearthConfig, ProviderConfig } from '../config/schema.js';
-import { AnthropicModel } from './providers/anthropic.js';
-import { LocalModel, defaultLocalThreads } from './providers/local.js';
-import { OpenAICompatibleModel } from './providers/openai.js';
-import { FallbackChain } from './fallback.js';
-import { parseModelSpec, type ModelSpec } from './model-spec.js';
-import type { ChatModel, ModelDescription, ModelEvent } from './types.js';
-import type { HostSpawner } from './providers/local-process.js';
+import { AnthropicModel } from '../llm/providers/anthropic.js';
+import { LocalModel, defaultLocalThreads } from '../local-model/local.js';
+import { OpenAICompatibleModel } from '../llm/providers/openai.js';
+import { FallbackChain } from '../llm/fallback.js';
+import { parseModelSpec, type ModelSpec } from '../llm/model-spec.js';
+import type { ChatModel, ModelDescription, ModelEvent } from '../llm/types.js';
+import type { HostSpawner } from '../local-model/local-process.js';
 import { apiKeyAccount } from '../config/keychain-accounts.js';
-import { isLocalEndpoint } from './provider-probe.js';
+import { isLocalEndpoint } from '../llm/provider-probe.js';
 
 /** Command-line or caller overrides on top of config.yaml. */
 export interface ModelOverrides {

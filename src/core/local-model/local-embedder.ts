@@ -4,9 +4,9 @@
  * the next call retries with a fresh process. Vectors come back L2-normalised (dot product = cosine).
  */
 import { randomUUID } from 'node:crypto';
-import { abortError, HearthError } from '../../errors.js';
-import type { Embedder } from '../embedder.js';
-import { MAX_EMBED_BATCH, type EmbedHostErrorCode, type EmbedLoadedInfo } from '../../../shared/embed-host-protocol.js';
+import { abortError, HearthError } from '../errors.js';
+import type { Embedder } from '../llm/embedder.js';
+import { MAX_EMBED_BATCH, type EmbedHostErrorCode, type EmbedLoadedInfo } from '../../shared/embed-host-protocol.js';
 import { EmbedHostProcess } from './embed-host-process.js';
 import { assertGgufFile } from './gguf-file.js';
 import { defaultLocalThreads } from './local.js';

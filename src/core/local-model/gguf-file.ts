@@ -3,7 +3,7 @@
  * (a bad file can abort llama.cpp natively) and before a download is given its final name.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { errorMessage, HearthError } from '../../errors.js';
+import { errorMessage, HearthError } from '../errors.js';
 
 /** Versions llama.cpp reads (1 was dropped long ago). */
 const SUPPORTED_VERSIONS = new Set([2, 3]);
