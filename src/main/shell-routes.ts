@@ -1,6 +1,7 @@
 /**
  * Handlers of the shell-only routes (`src/shared/shell-contract.ts`), behind the same guarded router as the
- * engine's routes: sender checked and input parsed before any of these runs.
+ * engine's routes: sender checked and input parsed (with `SHELL_ROUTES`) before any of these runs. The router is
+ * the one parse: this dispatch is handed the parsed value and does not parse it again.
  */
 import { SHELL_ROUTES, type ShellParsedInput, type ShellRouteName, type ShellRouteOutput } from '../shared/shell-contract.js';
 import type { Dispatch, DispatchResult } from './ipc-router.js';
@@ -33,10 +34,7 @@ export function createShellDispatch(services: ShellServices): Dispatch {
   };
   return async (route, input): Promise<DispatchResult> => {
     if (!Object.hasOwn(SHELL_ROUTES, route)) return { ok: false, error: { code: 'unknown_route', message: `There is no shell route named "${route}".` } };
-    const name = route as ShellRouteName;
-    const parsed = SHELL_ROUTES[name].input.safeParse(input);
-    if (!parsed.success) return { ok: false, error: { code: 'invalid_input', message: `Invalid input for ${name}.` } };
-    const handler = handlers[name] as (input: unknown) => unknown;
-    return { ok: true, output: handler(parsed.data) };
+    const handler = handlers[route as ShellRouteName] as (input: unknown) => unknown;
+    return { ok: true, output: handler(input) };
   };
 }

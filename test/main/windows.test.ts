@@ -3,7 +3,8 @@ import type { AppWindow } from '../../src/main/app-window.js';
 import { MainWindowController, mainPageUrl } from '../../src/main/main-window.js';
 import { QuickPromptController } from '../../src/main/quick-prompt.js';
 import { createShellDispatch } from '../../src/main/shell-routes.js';
-import { SHELL_EVENT_CHANNEL } from '../../src/shared/shell-contract.js';
+import { SHELL_EVENT_CHANNEL, SHELL_ROUTES } from '../../src/shared/shell-contract.js';
+import { createIpcRouter } from '../../src/main/ipc-router.js';
 
 /** A stand-in for BrowserWindow's state and events (Electron cannot run here). */
 class FakeWindow implements AppWindow {
@@ -146,14 +147,17 @@ describe('quick prompt', () => {
 });
 
 describe('shell routes', () => {
-  it('dispatch parses input and calls the matching service', async () => {
+  it('the router parses input once and the shell dispatch calls the matching service', async () => {
     const calls: string[] = [];
-    const dispatch = createShellDispatch({
+    const shell = createShellDispatch({
       hideQuickPrompt: () => calls.push('hide'),
       continueInMain: (id) => calls.push(`continue:${id}`),
       openExternal: (url) => url.startsWith('https:'),
       writeClipboard: (text) => calls.push(`copy:${text}`),
     });
+    // What main wires: the guarded router over SHELL_ROUTES in front of the shell's dispatch.
+    const router = createIpcRouter({ routes: SHELL_ROUTES, dispatch: shell, log: () => undefined });
+    const dispatch = (route: string, input: unknown) => router({ senderFrame: { url: 'app://hearth/index.html?view=quick-prompt', parent: null } }, route, input);
     expect(await dispatch('quickPrompt.hide', {})).toEqual({ ok: true, output: { ok: true } });
     expect(await dispatch('quickPrompt.continueInMain', { sessionId: 'a' })).toEqual({ ok: true, output: { ok: true } });
     expect(await dispatch('external.open', { url: 'http://x' })).toEqual({ ok: true, output: { opened: false } });
