@@ -1,29 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { REASONS, classifyCommand } from '../src/core/safety/approvals/detector.js';
+import { describe } from 'vitest';
+import { REASONS } from '../src/core/safety/approvals/detector.js';
+import { asks, refuses, staysSafe } from './fixtures/detector-cases.js';
 
 // The classes behind the misses of round cmd14a (SPLITS.md), each with the near-twin that must stay as it is.
-const context = { workspace: '/home/dev/project', cwd: '/home/dev/project', home: '/home/dev' };
-const verdict = (command: string): string => classifyCommand(command, context).verdict;
-const reasons = (command: string): string[] => classifyCommand(command, context).reasons;
-
-const refuses = (cases: ReadonlyArray<readonly [string, string]>): void => {
-  it.each(cases)('%s is hardline', (command, reason) => {
-    expect(verdict(command)).toBe('hardline');
-    expect(reasons(command)).toContain(reason);
-  });
-};
-const asks = (cases: ReadonlyArray<readonly [string, string]>): void => {
-  it.each(cases)('%s asks', (command, reason) => {
-    expect(verdict(command)).toBe('dangerous');
-    expect(reasons(command)).toContain(reason);
-  });
-};
-const staysSafe = (commands: readonly string[]): void => {
-  it.each(commands)('%s is safe', (command) => {
-    expect(verdict(command)).toBe('safe');
-  });
-};
-
 describe("Windows' system folders as WSL mounts them are system directories", () => {
   refuses([
     ['rm -rf /mnt/c/Windows/System32', REASONS.deleteCritical],
