@@ -79,10 +79,11 @@ const WHOLE_ENVIRONMENT = /\b(?:dict\(\s*os\.environ\s*\)|os\.environ(?!\s*[.[])
 const SECRET_FILES = /(\.ssh\/(id_[\w-]+|[\w-]+_key)(?!\.pub)|\.aws\/credentials|\.netrc|\.git-credentials|\.pgpass|\.kube\/config|\/etc\/g?shadow|(^|['"/])\.env(\.\w+)?['"])/;
 const FORK = String.raw`\b(?:os\.fork|fork|pcntl_fork|Process\.fork|cluster\.fork|Process\s*\(\s*target)\b`;
 /**
- * The running program itself: `os.Args[0]`, `sys.argv[0]`, `__filename`, `$0` (the interpreter alone, `sys.executable`,
+ * The running program itself: `os.Args[0]`, `sys.argv[0]`, `__filename`, `$0`, node's `process.execArgv` (under
+ * `node -e CODE` it is `['-e', CODE]`: the same code again) (the interpreter alone, `sys.executable`,
  * is not: a loop starting plain interpreters that do not replicate is a fork loop, not a bomb).
  */
-const SELF_PROGRAM = String.raw`(?:os\.Args\[0\]|sys\.argv\[0\]|process\.argv\[1\]|__filename|__file__|\$0\b|\$PROGRAM_NAME|std::env::current_exe\(\))`;
+const SELF_PROGRAM = String.raw`(?:os\.Args\[0\]|sys\.argv\[0\]|process\.argv\[1\]|(?:\.\.\.)?process\.execArgv\b|__filename|__file__|\$0\b|\$PROGRAM_NAME|std::env::current_exe\(\))`;
 /** A loop with no bound: `while True:`, `for(;;)`, Go's `for {`, Rust's `loop {`, `for _ in itertools.count():`, `5.times`. */
 const ENDLESS_LOOP = String.raw`(?:while\s*\(?\s*(?:True|1|true|:)\s*\)?\s*:?\s*\{?|loop\s*(?:do|\{)|for\s*\(\s*;\s*;\s*\)|(?<![\w.])for\s*\{|for\s+\w+\s+in\s+(?:itertools\.)?(?:count|cycle|repeat)\s*\([^)]*\)\s*:|for\s+\w+\s+in\s+iter\s*\(\s*\w+\s*,[^)]*\)\s*:|\d+\.times)`;
 const FORK_LOOP = [
@@ -329,6 +330,14 @@ export function readInterpreterCode(source: string, language: Language, scan: Sc
   }
   const literalPaths = (): string[] => [...code.matchAll(PATH_LITERAL)].map((m) => m[1] as string);
   const recursive = RECURSIVE_FLAG.test(code);
+  // Tcl's `file delete -force DIR` removes a directory and everything in it (`file delete` alone only empty ones, or files).
+  if (language === 'tcl') {
+    for (const match of code.matchAll(/\bfile\s+delete\s+((?:-force\s+)?)(?:--\s+)?("[^"]*"|\S+)/g)) {
+      const target = (match[2] as string).replace(/^"(.*)"$/, '$1').replace(/\$(?:::)?env\(HOME\)/g, '~').replace(/[\];]+$/, '');
+      if (match[1] === '') judgeFileDelete(target, scan);
+      else judgeRecursiveDelete([target], scan);
+    }
+  }
   for (const match of [...code.matchAll(RECURSIVE_DELETE), ...(recursive ? code.matchAll(FLAGGED_DELETE) : [])]) {
     const at = (match.index ?? 0) + match[0].length;
     const target = targetText(code, at) ?? loopTarget(code, at);

@@ -21,7 +21,7 @@ export const SYSTEM_DIRS = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '
 /** macOS system and user roots, and Windows' drive as WSL mounts it. */
 export const MAC_AND_WSL_DIRS = ['/System', '/Library', '/Applications', '/Users', '/private', '/private/etc', '/private/var', '/Volumes', '/mnt/c', '/mnt/c/Windows', '/mnt/c/Windows/System32', '/mnt/c/Windows/SysWOW64', '/mnt/c/Users', '/mnt/c/Program Files', '/mnt/c/Program Files (x86)', '/mnt/c/ProgramData'];
 /** Second-level directories whose loss breaks the system as surely as the top-level ones. */
-const CRITICAL_SUBDIRS = ['/usr/bin', '/usr/sbin', '/usr/lib', '/usr/lib64', '/usr/share', '/usr/include', '/usr/local', '/var/lib', ...MAC_AND_WSL_DIRS];
+const CRITICAL_SUBDIRS = ['/usr/bin', '/usr/sbin', '/usr/lib', '/usr/lib64', '/usr/share', '/usr/include', '/usr/local', '/var/lib', '/System/Library', '/System/Applications', ...MAC_AND_WSL_DIRS];
 const HOME_FORMS = ['~', '$HOME', '${HOME}'];
 
 /** `/etc//x/` → `/etc/x`; `$HOME/x` → `~/x`; `/` stays `/`. Relative paths are left relative. */

@@ -131,8 +131,14 @@ const STAGES: Readonly<Record<string, Stage>> = {
     const roots = args.slice(0, firstExpression === -1 ? args.length : firstExpression);
     const expression = firstExpression === -1 ? [] : args.slice(firstExpression);
     const unfiltered = expression.every((a, i) => FIND_PASSIVE.has(a) || a === '-mindepth' || (/^\d+$/.test(a) && /^-(max|min)depth$/.test(expression[i - 1] ?? '')));
-    if (roots.length === 0 || !unfiltered) return null;
     const end = expression.includes('-print0') ? '\0' : '\n';
+    // `find ~ -type f` (no depth bound): every file beneath each root, written `ROOT/**` (judgeFileDelete reads a
+    // delete of it as emptying the tree: `shred -u $(find ~ -type f)` leaves the home its folders and nothing else).
+    const filesOnly = expression.filter((a, i) => !FIND_PASSIVE.has(a) && !(a === '-type' || (a === 'f' && expression[i - 1] === '-type')));
+    if (roots.length > 0 && filesOnly.length === 0 && expression.some((a, i) => a === 'f' && expression[i - 1] === '-type')) {
+      return { text: `${roots.map((r) => `${r.replace(/\/+$/, '')}/**`).join(end)}${end}${UNKNOWN}${end}`, decoded: false };
+    }
+    if (roots.length === 0 || !unfiltered) return null;
     // `find / -mindepth 1 -maxdepth 1`: the starting points left out, their entries (`/*`) are what it prints first.
     const minDepth = Number(expression[expression.indexOf('-mindepth') + 1] ?? 0);
     if (expression.includes('-mindepth') && minDepth > 1) return null;

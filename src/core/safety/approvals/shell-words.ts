@@ -211,11 +211,18 @@ function expandParameter(node: ShellNode, ctx: WordContext, state: State, quoted
   if (match === null) return UNKNOWN;
   const [, prefix, name = '', subscript, operation = ''] = match;
   if (prefix === '' && operation === '' && (subscript !== undefined || name === '@')) {
-    const items = elements(name, ctx.scan);
-    if (items === undefined) return UNKNOWN;
+    const written = elements(name, ctx.scan);
+    if (written === undefined) return UNKNOWN;
+    // `m=([go]=reboot)` (an associative array, or an indexed one with keys): each element is stored as written.
+    const keyed = written.map((i) => /^\[\s*(['"]?)([^\]$`]*?)\1\s*\]=([\s\S]*)$/.exec(i));
+    const items = keyed.map((k, i) => (k === null ? (written[i] as string) : (k[3] as string)));
     const index = subscript?.slice(1, -1) ?? '@';
     if (index === '@') return list(items);
     if (index === '*') return joined(items);
+    if (keyed.some((k) => k !== null)) {
+      const hit = keyed.findLast((k) => k?.[2] === index.replace(/^(['"])(.*)\1$/, '$2'));
+      return hit !== undefined && hit !== null ? (hit[3] as string) : keyed.every((k) => k !== null) && /^[\w.-]+$/.test(index) ? '' : UNKNOWN;
+    }
     return /^\d+$/.test(index) ? (items[Number(index)] ?? '') : UNKNOWN;
   }
   const value = subscript === undefined ? lookup(name, ctx.scan) : undefined;

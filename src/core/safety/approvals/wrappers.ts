@@ -208,6 +208,8 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['podman', { sub: 'exec', between: ['compose'], values: ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys', '--index', '-f', '--file', '-p', '--project-name'], positional: 1, remote: true }],
   ['docker-compose', { sub: 'exec', values: ['-e', '--env', '-u', '--user', '-w', '--workdir', '--index', '-f', '--file', '-p', '--project-name'], positional: 1, remote: true }],
   ['kubectl', { sub: 'exec', values: ['-c', '--container', '-n', '--namespace', '--context', '-f', '--filename', '--pod-running-timeout'], positional: 1, remote: true }],
+  // `adb shell CMD…` joins its words into one line for the connected Android device's shell (as ssh does for a host).
+  ['adb', { sub: 'shell', flags: ['-d', '-e', '-T', '-t', '-x', '-n'], values: ['-s', '-H', '-P', '-L'], joinsArgs: true, remote: true }],
   ['oc', { sub: 'exec', values: ['-c', '--container', '-n', '--namespace'], positional: 1, remote: true }],
   ['npx', { values: ['-p', '--package'], code: ['-c', '--call'] }],
   ['npm', { sub: 'exec', values: ['-p', '--package', '-w', '--workspace'], code: ['-c', '--call'] }],
@@ -432,7 +434,9 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
       inner = [];
     }
     if (spec.joinsArgs === true && inner.length > 0) {
-      here.code.push(spec.cmdSyntax === true ? cmdAsShell(inner.join(' ')) : inner.join(' '));
+      // A word of several (`taskkill /fi "STATUS eq RUNNING"`) keeps its quotes, or the joined line splits it apart.
+      const joined = inner.length === 1 ? (inner[0] as string) : inner.map((w) => (/\s/.test(w) && !/"/.test(w) ? `"${w}"` : w)).join(' ');
+      here.code.push(spec.cmdSyntax === true ? cmdAsShell(joined) : joined);
       inner = [];
     }
     if (spec.readsArgs === true) {

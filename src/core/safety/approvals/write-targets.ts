@@ -12,7 +12,7 @@ import { checkSelfWrite } from './self-rules.js';
 const RC_FILES = new Set(['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.bash_aliases', '.profile', '.zshrc', '.zprofile', '.zshenv', '.zlogin', '.zlogout', '.kshrc', '.cshrc', '.tcshrc', '.inputrc', '.xprofile', '.xinitrc', '.xsession', '.pam_environment', '.config/fish/config.fish']);
 export const HISTORY_FILE = /(^|\/)(\.(bash_|zsh_|sh_|python_|node_repl_|psql_|mysql_|sqlite_|rediscli_)?history|\.lesshst|\.viminfo|\.wget-hsts|\.local\/share\/recently-used\.xbel|\.local\/share\/fish\/fish_history)$/;
 // `/dev/sd$x`: a disk whatever the unknown letter is (UNKNOWN marks what is only known at run time).
-export const DISK_DEVICE = new RegExp(String.raw`^/dev/(sd[a-z?*[${UNKNOWN}]|hd[a-z?*[${UNKNOWN}]|vd[a-z?*[${UNKNOWN}]|xvd[a-z?*[${UNKNOWN}]|nvme[\d?*[${UNKNOWN}]|mmcblk[\d?*[${UNKNOWN}]|r?disk[\d${UNKNOWN}]|md\d|dm-\d|mapper/|loop\d|disk/by-)`);
+export const DISK_DEVICE = new RegExp(String.raw`^/dev/(sd[a-z?*[${UNKNOWN}]|hd[a-z?*[${UNKNOWN}]|vd[a-z?*[${UNKNOWN}]|xvd[a-z?*[${UNKNOWN}]|nvme[\d?*[${UNKNOWN}]|mmcblk[\d?*[${UNKNOWN}]|r?disk[\d${UNKNOWN}]|md\d|dm-\d|mapper/|loop\d|disk/by-|block/)`);
 /** Writes under these need approval; /tmp, /var/tmp and /dev/null-like devices do not. */
 const WRITE_PROTECTED = ['/etc', '/boot', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/opt', '/root', '/srv', '/sys', '/proc/sys', '/var', ...MAC_AND_WSL_DIRS.filter((d) => d !== '/Users' && d !== '/mnt/c/Users' && d !== '/Volumes' && d !== '/mnt/c')];
 const WRITABLE_UNDER_PROTECTED = ['/var/tmp', '/private/tmp', '/private/var/tmp', '/private/var/folders'];

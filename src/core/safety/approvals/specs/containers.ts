@@ -103,7 +103,9 @@ function containedRun(command: Command, scan: Scan): void {
 }
 
 /** Wrappers that run their command inside an existing container: `docker exec app …`, `kubectl exec pod -- …`. */
-export const CONTAINER_EXEC_WRAPPERS: ReadonlySet<string> = new Set(['docker', 'podman', 'nerdctl', 'docker-compose', 'podman-compose', 'kubectl', 'oc', 'k']);
+// `adb shell`: a connected Android device is another machine in the same way; what would wreck this one wrecks that
+// device, and it asks (round cmd16a took its hardline-labelled lines out as arguable, SPLITS.md).
+export const CONTAINER_EXEC_WRAPPERS: ReadonlySet<string> = new Set(['docker', 'podman', 'nerdctl', 'docker-compose', 'podman-compose', 'kubectl', 'oc', 'k', 'adb']);
 
 /**
  * What the container's command found that would be hardline on this machine (found since `before`) is the container's

@@ -31,10 +31,11 @@ function formats(command: Command, scan: Scan, reason: string): void {
 }
 
 export const DISK_SPECS: readonly CommandSpec[] = [
-  { names: ['mkfs', 'mke2fs', 'mkfs.ext2', 'mkfs.ext3', 'mkfs.ext4', 'mkfs.xfs', 'mkfs.btrfs', 'mkfs.vfat', 'mkfs.fat', 'mkfs.ntfs', 'mkfs.exfat', 'mkfs.f2fs', 'newfs', 'newfs_hfs', 'newfs_apfs', 'mkdosfs', 'mkntfs'], check: (c, s) => formats(c, s, REASONS.mkfs) },
+  { names: ['mkfs', 'mke2fs', 'mkfs.ext2', 'mkfs.ext3', 'mkfs.ext4', 'mkfs.xfs', 'mkfs.btrfs', 'mkfs.vfat', 'mkfs.fat', 'mkfs.ntfs', 'mkfs.exfat', 'mkfs.f2fs', 'newfs', 'newfs_msdos', 'newfs_exfat', 'newfs_udf', 'newfs_hfs', 'newfs_apfs', 'mkdosfs', 'mkntfs'], check: (c, s) => formats(c, s, REASONS.mkfs) },
   // mkswap rewrites a partition's start: outside the narrow hardline list (SPLITS.md), so it asks.
   { names: ['mkswap'], check: (c, s) => formats(c, s, volume) },
-  { names: ['wipefs'], check: (c, s) => (c.options.some((o) => /^-[a-zA-Z]*a|^--all$|^-o|^--offset/.test(o)) && onDevice(c) ? flag(s, REASONS.rawDisk) : undefined) },
+  // `wipefs -n` / `--no-act` reports what it would erase and writes nothing.
+  { names: ['wipefs'], check: (c, s) => (!c.options.some((o) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(o) || o === '--no-act') && c.options.some((o) => /^-[a-zA-Z]*a|^--all$|^-o|^--offset/.test(o)) && onDevice(c) ? flag(s, REASONS.rawDisk) : undefined) },
   { names: ['blkdiscard'], check: (c: Command, s: Scan) => (onDevice(c) ? flag(s, REASONS.rawDisk) : undefined) },
   { names: ['sgdisk'], check: (c, s) => {
     if (!onDevice(c) || c.options.some((o) => /^(-p|--print|-i|--info|-v|--verify|-b|--backup)/.test(o))) return;

@@ -22,6 +22,11 @@ export function judgeRecursiveDelete(targets: readonly string[], scan: Scan, rea
  */
 export function judgeFileDelete(target: string, scan: Scan): void {
   scan.mutatesFiles = true;
+  // `DIR/**`, every file beneath DIR (`$(find DIR -type f)`, pure-eval.ts): deleting them all empties the tree.
+  if (target.endsWith('/**')) {
+    judgeRecursiveDelete([`${target.slice(0, -3)}/*`], scan);
+    return;
+  }
   if (HISTORY_FILE.test(target) || HISTORY_FILE.test(resolvePath(target, scan.paths) ?? '')) {
     flag(scan, REASONS.history);
     return;
@@ -36,7 +41,8 @@ export function judgeFileDelete(target: string, scan: Scan): void {
 }
 
 function rm(command: Command, scan: Scan): void {
-  const recursive = hasFlag(command, 'r', '--recursive') || hasFlag(command, 'R');
+  // A trash tool moves a directory whole, as `rm -r` removes it; `wipe -r` is rm that overwrites first.
+  const recursive = hasFlag(command, 'r', '--recursive') || hasFlag(command, 'R') || command.name.startsWith('trash');
   if (!recursive) {
     for (const target of command.operands) judgeFileDelete(target, scan);
     scan.mutatesFiles = true;
@@ -103,9 +109,24 @@ function archiveRemovingSources(command: Command, scan: Scan): void {
   judgeRecursiveDelete(sources, scan);
 }
 
+/**
+ * Archivers that delete what they packed (`zip -m`, `7z a -sdel`): the sources are gone from where they were, as
+ * `tar --remove-files` leaves them.
+ */
+function zipMoving(command: Command, scan: Scan): void {
+  if (!command.options.some((o) => /^-[a-zA-Z]*m[a-zA-Z]*$/.test(o) || o === '--move')) return;
+  judgeRecursiveDelete(command.operands.slice(1), scan);
+}
+
+function sevenZipMoving(command: Command, scan: Scan): void {
+  if (!command.options.some((o) => /^-sdel$/i.test(o)) || !/^[au]$/.test(command.operands[0] ?? '')) return;
+  judgeRecursiveDelete(command.operands.slice(2), scan);
+}
+
 function dd(command: Command, scan: Scan): void {
   for (const operand of command.operands) {
-    const output = /^(?:h?ofs?)=(.*)$/s.exec(operand);
+    // dc3dd's `wipe=DEV` (and `hwipe=`) fills the device it names.
+    const output = /^(?:h?ofs?|h?wipe)=(.*)$/s.exec(operand);
     if (output !== null) checkWriteTarget(output[1] as string, scan);
   }
 }
@@ -278,7 +299,13 @@ export const FILE_SPECS: readonly CommandSpec[] = [
     for (const target of valuesOf(c, '-o', '--output')) checkWriteTarget(target, s);
   } },
   { names: ['gcc', 'cc', 'clang', 'g++', 'c++', 'clang++', 'tcc'], values: ['-o', '-I', '-L', '-l', '-D', '-x', '-std', '-include'], check: compile },
-  { names: ['rm', 'trash', 'trash-put', 'srm'], check: rm },
+  { names: ['rm', 'trash', 'trash-put', 'srm', 'wipe'], check: rm },
+  // `gio trash PATH` is trash-put.
+  { names: ['gio'], check: (c, s) => {
+    if (c.args[0] === 'trash') s.runArgv(['trash-put', ...c.args.slice(1).filter((a) => a !== '--force' && a !== '-f')]);
+  } },
+  { names: ['zip'], values: ['-b', '-n', '-t', '-tt', '-x', '-i', '-P', '-O', '--out'], check: zipMoving },
+  { names: ['7z', '7za', '7zz'], check: sevenZipMoving },
   { names: ['rimraf', 'del-cli', 'del', 'rmrf'], check: (c, s) => judgeRecursiveDelete(c.operands, s) },
   { names: ['unlink'], check: (c, s) => {
     for (const target of c.operands) judgeFileDelete(target, s);
@@ -299,7 +326,7 @@ export const FILE_SPECS: readonly CommandSpec[] = [
   } },
   { names: ['fallocate'], values: ['-l', '--length', '-o', '--offset'], check: writesOperands },
   // dd's relatives that take `of=` too: dcfldd, dc3dd (`hof=` hashes what it writes), sg3_utils' sg_dd, ddpt.
-  { names: ['dd', 'dcfldd', 'dc3dd', 'sg_dd', 'ddpt'], check: dd },
+  { names: ['dd', 'gdd', 'dcfldd', 'dc3dd', 'sg_dd', 'ddpt'], check: dd },
   // BSD/macOS `chflags schg /etc/hosts` takes its flags first, like chmod its mode.
   { names: ['chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'chflags'], values: ['--reference'], check: permissions },
   { names: ['tar', 'bsdtar', 'gtar'], values: ['-C', '--directory', '-f', '--file', '-T', '--files-from', '-X', '--exclude-from', '-b', '--blocking-factor'], check: (c, s) => {

@@ -1,3 +1,4 @@
+import { ANDROID_SPECS } from './android.js';
 import { CLOUD_SPECS } from './cloud.js';
 import { CONTAINER_SPECS } from './containers.js';
 import { DATABASE_SPECS } from './databases.js';
@@ -29,7 +30,7 @@ const DATA_COMMANDS: CommandSpec = {
     'set', 'shopt', 'trap', 'ulimit', 'umask', 'hash', 'let', 'getopts', 'shift', 'break', 'continue', 'locate', 'mdfind', 'fd', 'fdfind',
     'printenv', 'id', 'whoami', 'uname', 'hostname', 'uptime', 'ps', 'top', 'htop', 'df', 'du', 'free', 'lsof', 'pgrep', 'jobs', 'fg', 'bg',
     'popd', 'dirs', 'clear', 'tput', 'open', 'xdg-open', 'code', 'cmake', 'ninja', 'tsc', 'eslint', 'prettier', 'jest', 'vitest',
-    'pytest', 'mypy', 'ruff', 'black', 'rustc', 'javac', 'zip', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2', '7z',
+    'pytest', 'mypy', 'ruff', 'black', 'rustc', 'javac', 'gzip', 'gunzip', 'zcat', 'xz', 'bzip2',
     'traceroute', 'ip', 'ifconfig', 'netstat', 'ss', 'dmesg', 'getent', 'last', 'lastb', 'lastlog', 'who', 'w', 'lsblk', 'blkid', 'mount', 'export',
     'declare', 'local', 'readonly', 'typeset', 'unset', 'shellcheck', 'shfmt', 'nproc', 'lscpu', 'env',
   ],
@@ -37,7 +38,7 @@ const DATA_COMMANDS: CommandSpec = {
 
 const ALL: readonly CommandSpec[] = [
   ...FILE_SPECS, ...GIT_SPECS, ...PROCESS_SPECS, ...SERVICE_SPECS, ...DISK_SPECS, ...SECURITY_SPECS, ...PACKAGE_SPECS, ...CONTAINER_SPECS,
-  ...CLOUD_SPECS, ...DATABASE_SPECS, ...NETWORK_SPECS, ...SYSTEM_SPECS, ...SHELL_SPECS, ...MAKE_SPECS, ...INTERPRETER_SPECS, ...WINDOWS_SPECS, DATA_COMMANDS,
+  ...CLOUD_SPECS, ...DATABASE_SPECS, ...NETWORK_SPECS, ...SYSTEM_SPECS, ...SHELL_SPECS, ...MAKE_SPECS, ...INTERPRETER_SPECS, ...WINDOWS_SPECS, ...ANDROID_SPECS, DATA_COMMANDS,
 ];
 
 const REGISTRY: ReadonlyMap<string, CommandSpec> = buildRegistry(ALL);

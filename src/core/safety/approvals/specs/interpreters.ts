@@ -94,6 +94,8 @@ const AWK_COMMANDS: readonly RegExp[] = [
   new RegExp(String.raw`\bprintf?\b[^;}|]*\|&?\s*(${AWK_EXPR})`, 'g'),
   new RegExp(String.raw`(${AWK_EXPR})\s*\|&?\s*getline\b`, 'g'),
 ];
+/** `print "rm -rf /" | "sh"`: what is printed into a shell is the shell's script. */
+const AWK_PRINT_TO_SHELL = new RegExp(String.raw`\bprintf?\s*\(?\s*(${AWK_EXPR})\s*\)?\s*\|&?\s*"\s*(?:/usr)?(?:/bin/)?(?:ba|z|da|k|mk)?sh(?:\s+-\w+)*\s*"`, 'g');
 
 /**
  * An awk string expression as the shell text it builds: a literal is itself, `ENVIRON["HOME"]` the shell's `$HOME`,
@@ -124,6 +126,10 @@ function awk(command: Command, scan: Scan): void {
       const text = awkString(match[1] as string, program, assigned);
       if (text.replace(new RegExp(UNKNOWN, 'g'), '').trim() !== '') scan.runShell(text);
     }
+  }
+  for (const match of program.matchAll(AWK_PRINT_TO_SHELL)) {
+    const text = awkString(match[1] as string, program, assigned);
+    if (text.replace(new RegExp(UNKNOWN, 'g'), '').trim() !== '') scan.runShell(text);
   }
   // Commands the program computes (`system($0)`, `cmd | getline` of a field); a `|` inside a string (`print $1 "|" $2`) is text.
   const code = program.replace(/"(?:[^"\\]|\\.)*"/g, '""');
@@ -267,9 +273,15 @@ function powershell(command: Command, scan: Scan): void {
  * Reads PowerShell code (given to pwsh, or a whole line written in PowerShell: `Get-Process | Stop-Process -Force`)
  * for the cmdlets that have a shell equivalent that asks, and its recursive removals judged like `rm -rf`.
  */
-export function readPowerShell(code: string, scan: Scan): void {
+export function readPowerShell(source: string, scan: Scan): void {
+  // `Get-Help Restart-Computer`, `Get-Command Stop-Computer -Syntax`: a cmdlet's name as the subject of a help or
+  // lookup command is data, not a call.
+  const code = source.replace(/\b(?:Get-Help|help|Get-Command|gcm|man)\s+(?:-Name\s+)?['"]?[A-Za-z]+-[A-Za-z]+['"]?(?:\s+-(?:Full|Detailed|Examples|Online|Syntax|ShowWindow))*/gi, 'Get-Help');
   for (const [pattern, reason] of POWERSHELL) if (pattern.test(code)) flag(scan, reason);
   readPowerShellDecoded(code, scan);
+  // `Get-ChildItem / | Remove-Item -Recurse -Force`: what the listing names (the folder's contents) is what is removed.
+  const listed = /\b(?:Get-ChildItem|gci|ls|dir)\s+(?:-(?:Path|LiteralPath)\s+)?['"]?([A-Za-z]:\\[^'"\s|]*|[~/$][^'"\s|]*|\.[^'"\s|]*)['"]?[^|;]*\|\s*(?:Remove-Item|rm|del|ri)\b[^|;]*-(?:Recurse|r)\b/gi;
+  for (const match of code.matchAll(listed)) scan.runArgv(['rm', '-rf', `${windowsPath(match[1] as string).replace(/\/+$/, '')}/*`]);
   const removal = /\b(?:Remove-Item|rm|del|rmdir|ri)\b([^|;]*)/gi;
   for (const match of code.matchAll(removal)) {
     const rest = match[1] ?? '';

@@ -14,6 +14,46 @@ function make(command: Command, scan: Scan): void {
     if (text === null) continue;
     for (const recipe of recipesToRun(text, goals)) scan.runShell(recipe);
   }
+  // `make --eval='x: ; shutdown -h now' x`: the evaluated text is makefile source, its recipes run like a file's.
+  const evaluated = [...valuesOf(command, '--eval', '-E'), ...command.options.filter((o) => o.startsWith('--eval=')).map((o) => o.slice(7))];
+  for (const text of evaluated) for (const recipe of recipesToRun(text, goals)) scan.runShell(recipe);
+}
+
+/**
+ * `just RECIPE` after the line wrote a justfile: the recipe's indented lines (or the first recipe's) run in a shell.
+ * The named recipes only; a recipe's dependencies are not followed.
+ */
+function just(command: Command, scan: Scan): void {
+  const text = scan.files.get('justfile') ?? scan.files.get('Justfile') ?? scan.files.get('.justfile');
+  if (text === undefined) return;
+  const recipes = new Map<string, string[]>();
+  let current: string[] | undefined;
+  let first: string | undefined;
+  for (const line of text.split('\n')) {
+    const header = /^@?([\w-]+)(?:\s+[^:]*)?:(?!=)/.exec(line);
+    if (header !== null) {
+      current = [];
+      recipes.set(header[1] as string, current);
+      first ??= header[1];
+    } else if (/^\s+\S/.test(line) && current !== undefined) current.push(line.trim().replace(/^[@-]+/, ''));
+    else if (line.trim() !== '') current = undefined;
+  }
+  const goals = command.operands.filter((o) => recipes.has(o));
+  for (const goal of goals.length > 0 ? goals : first === undefined ? [] : [first]) for (const line of recipes.get(goal) ?? []) scan.runShell(line);
+}
+
+/** `task` after the line wrote a Taskfile: every `cmds:` entry in it is read as a shell line (which task runs is not followed). */
+function task(_command: Command, scan: Scan): void {
+  const text = scan.files.get('Taskfile.yml') ?? scan.files.get('Taskfile.yaml') ?? scan.files.get('taskfile.yml');
+  if (text === undefined) return;
+  let inCmds = -1;
+  for (const line of text.split('\n')) {
+    const indent = /^\s*/.exec(line)?.[0].length ?? 0;
+    if (/^\s*cmds:\s*$/.test(line)) inCmds = indent;
+    else if (inCmds >= 0 && indent <= inCmds && line.trim() !== '') inCmds = -1;
+    const item = inCmds >= 0 ? /^\s*-\s+(?:cmd:\s*)?(.+)$/.exec(line)?.[1] : undefined;
+    if (item !== undefined) scan.runShell(item.replace(/^(['"])(.*)\1$/, '$2'));
+  }
 }
 
 interface MakeRule {
@@ -67,5 +107,7 @@ function asShell(line: string): string {
 }
 
 export const MAKE_SPECS: readonly CommandSpec[] = [
-  { names: ['make', 'gmake', 'bmake'], values: ['-f', '--file', '--makefile', '-C', '--directory', '-I', '--include-dir', '-o', '--old-file', '-W', '--what-if'], check: make },
+  { names: ['make', 'gmake', 'bmake'], values: ['-f', '--file', '--makefile', '-C', '--directory', '-I', '--include-dir', '-o', '--old-file', '-W', '--what-if', '--eval', '-E'], check: make },
+  { names: ['just'], check: just },
+  { names: ['task', 'go-task'], check: task },
 ];

@@ -2,6 +2,7 @@ import { REASONS } from '../reasons.js';
 import { flag, UNKNOWN, type Scan } from '../scan.js';
 import { destroysData, destroysOverHttp } from './databases.js';
 import { checkWriteTarget } from '../write-targets.js';
+import { judgeRecursiveDelete } from './files.js';
 import type { Command, CommandSpec } from './spec.js';
 
 /**
@@ -62,6 +63,14 @@ function download(command: Command, scan: Scan): void {
 
 const RCLONE_DRY_RUN = /^(-n|--dry-run)$/;
 
+/** `rclone purge /home/dev`: a path with no `remote:` is the local filesystem, and deleting it is `rm -rf` there. */
+function rcloneLocal(command: Command, scan: Scan): void {
+  const [sub = '', ...paths] = command.operands;
+  if (!/^(purge|delete|deletefile|rmdirs)$/.test(sub) || command.options.some((o) => RCLONE_DRY_RUN.test(o))) return;
+  const local = paths.filter((p) => !/^[\w.-]*:/.test(p));
+  if (local.length > 0) judgeRecursiveDelete(local, scan);
+}
+
 const SSH_VALUES = new Set(['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w', '-B', '--ssh', '--port']);
 /** ssh modes that open no shell: no command (-N), a forward or control request, a config query. */
 const NO_SHELL = /^-[a-zA-Z]*[NTGVQWO]|^-[LRD]$/;
@@ -106,6 +115,6 @@ export const NETWORK_SPECS: readonly CommandSpec[] = [
   } },
   { names: ['socat'], check: (c, s) => (c.operands.some((a) => /^(exec|system):/i.test(a)) ? flag(s, REASONS.remoteShell) : undefined) },
   // `rclone sync SRC DST` deletes whatever DST has that SRC lacks (`./empty` empties it); `-n`/`--dry-run` changes nothing.
-  { names: ['rclone'], rules: [{ sub: 'purge|delete|deletefile|rmdir|rmdirs|cleanup', unless: RCLONE_DRY_RUN, reason: REASONS.cloudDelete }, { sub: 'sync|bisync', unless: RCLONE_DRY_RUN, reason: REASONS.cloudDelete }] },
+  { names: ['rclone'], rules: [{ sub: 'purge|delete|deletefile|rmdir|rmdirs|cleanup', unless: RCLONE_DRY_RUN, reason: REASONS.cloudDelete }, { sub: 'sync|bisync', unless: RCLONE_DRY_RUN, reason: REASONS.cloudDelete }], check: rcloneLocal },
   { names: ['telnet', 'sftp', 'ftp', 'mail', 'sendmail', 'http', 'https', 'xh'] },
 ];

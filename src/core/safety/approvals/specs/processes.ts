@@ -68,6 +68,9 @@ function pid(word: string): string {
 function killByName(command: Command, scan: Scan): void {
   // `killall -l` lists signal names.
   if (command.args.length === 1 && /^(-l|--list)$/.test(command.args[0] as string)) return;
+  // Signal 0 (`pkill -0 -f webpack`) only asks whether a match exists: nothing is delivered.
+  const signal = command.name === 'pkill' ? ['--signal'] : ['-s', '--signal'];
+  if (command.options.includes('-0') || signal.some((o) => command.optionValues.get(o)?.includes('0'))) return;
   const inverted = command.name === 'pkill' && command.options.some((o) => /^-[a-zA-Z]*v/.test(o) || o === '--inverse');
   // A pattern that matches any name (`pkill .`, `killall -r '.*'`) reaches every process as surely as kill -1.
   // pkill narrows by user, group, terminal, parent or session; killall by user, age or context (its `-s` is the signal).

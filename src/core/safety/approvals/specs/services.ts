@@ -99,6 +99,12 @@ const ANSIBLE_VALUES = ['-m', '--module-name', '-a', '--args', '-i', '--inventor
 const ANSIBLE_SERVICE_MODULE = /^(ansible\.(builtin|windows)\.)?(service|systemd|systemd_service|sysvinit|win_service)$/;
 
 function ansibleService(command: Command, scan: Scan): void {
+  // The reboot module restarts the targets; on `localhost` that is this machine (other hosts: remote, as `ssh host reboot`).
+  if (valuesOf(command, '-m', '--module-name').some((m) => /^(ansible\.(builtin|windows)\.)?(win_)?reboot$/.test(m))) {
+    const hosts = command.operands[0] ?? '';
+    if (/^(localhost|127\.0\.0\.1)$/.test(hosts) || valuesOf(command, '-c', '--connection').includes('local')) flag(scan, REASONS.shutdown);
+    else flag(scan, REASONS.remoteShell);
+  }
   if (!valuesOf(command, '-m', '--module-name').some((m) => ANSIBLE_SERVICE_MODULE.test(m))) return;
   const args = valuesOf(command, '-a', '--args').join(' ');
   if (!/\bstate\s*[=:]\s*["']?stopped\b|\benabled\s*[=:]\s*["']?(no|false)\b/i.test(args)) return;

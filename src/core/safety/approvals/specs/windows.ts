@@ -167,7 +167,11 @@ const DRIVE = /^(?:[a-zA-Z]:[\\/]?|\/mnt\/[a-z]\/?)$/;
 
 export const WINDOWS_SPECS: readonly CommandSpec[] = [
   { names: ['format', 'format.com', 'FORMAT'], rules: [{ operand: DRIVE, unless: /^\/\?$/, reason: REASONS.mkfs }] },
-  { names: ['diskpart', 'diskpart.exe'], rules: [{ reason: REASONS.diskVolume }] },
+  // A script it is fed (heredoc, here-string, `echo … |`) that says `clean all` zeroes every sector of the disk: dd to it.
+  { names: ['diskpart', 'diskpart.exe'], rules: [{ reason: REASONS.diskVolume }], check: (c, s) => {
+    const script = c.invocation.stdin?.text ?? '';
+    if (/^\s*clean\s+all\b/im.test(script)) flag(s, REASONS.rawDisk);
+  } },
   // `wsl --unregister NAME` deletes that distribution and its whole filesystem; `--uninstall` removes WSL itself.
   { names: ['wsl', 'wsl.exe'], rules: [{ option: /^--(unregister|uninstall)$/, reason: REASONS.containerDelete }] },
   // Help and discovery print text about a cmdlet (`Get-Help Remove-Item -Examples`); nothing runs.
