@@ -94,6 +94,8 @@ describe('code that runs elsewhere is read: make --eval, a justfile or Taskfile 
     "pwsh -c 'Get-ChildItem / | Select-Object Name'",
     'ansible localhost -m ping',
     'cmd.exe /c "dir /s"',
+    // Windows gets the quoted word whole: cmd reads its `&` as text.
+    'cmd.exe /c echo "a & shutdown /s"',
   ]);
 });
 
@@ -127,6 +129,9 @@ describe('adb shell runs on the connected device: judged as a shell line there, 
     ['adb shell killall -9 surfaceflinger', REASONS.killProcesses],
     ['adb shell pm disable-user --user 0 com.android.vending', REASONS.stopService],
   ]);
+  // adb and ssh join their words with spaces and the far shell splits them again: a quoted `;` separates there.
+  asks([['adb shell echo "a; reboot"', REASONS.containedHardline]]);
+  refuses([['ssh host echo "a; rm -rf /"', REASONS.deleteCritical]]);
   staysSafe([
     'adb shell pm list packages',
     'adb shell am start -n com.example/.Main',

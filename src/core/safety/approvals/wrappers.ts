@@ -434,9 +434,10 @@ function unwrapInto(argv: string[], outer: Unwrapped, stdinWords: string[] | nul
       inner = [];
     }
     if (spec.joinsArgs === true && inner.length > 0) {
-      // A word of several (`taskkill /fi "STATUS eq RUNNING"`) keeps its quotes, or the joined line splits it apart.
-      const joined = inner.length === 1 ? (inner[0] as string) : inner.map((w) => (/\s/.test(w) && !/"/.test(w) ? `"${w}"` : w)).join(' ');
-      here.code.push(spec.cmdSyntax === true ? cmdAsShell(joined) : joined);
+      // ssh and adb join the words with spaces and the far shell splits them again (`ssh h echo "a; rm -rf /"` runs
+      // rm); Windows gets cmd's words as separate arguments, quoted where they hold spaces (`/fi "STATUS eq RUNNING"`).
+      const quoted = inner.length === 1 ? (inner[0] as string) : inner.map((w) => (/\s/.test(w) && !/"/.test(w) ? `"${w}"` : w)).join(' ');
+      here.code.push(spec.cmdSyntax === true ? cmdAsShell(quoted) : inner.join(' '));
       inner = [];
     }
     if (spec.readsArgs === true) {
