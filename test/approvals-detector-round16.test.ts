@@ -40,6 +40,7 @@ describe('tools that delete like rm -r: trash, wipe, archivers that move, rclone
   ]);
   staysSafe([
     'gio trash ./old.log',
+    'gio remove ./a.txt',
     'trash-put build/',
     'wipe -rf ./tmpdata',
     'zip -r /tmp/all.zip /etc',
@@ -80,6 +81,10 @@ describe('code that runs elsewhere is read: make --eval, a justfile or Taskfile 
     ['cmd.exe /c taskkill /f /fi "STATUS eq RUNNING"', REASONS.killAll],
   ]);
   asks([
+    // With no justfile or Taskfile the line wrote (or Taskwarrior's `task`), the words are judged as any tool's.
+    ['just delete-db', REASONS.destructiveVerb],
+    ['task 5 delete', REASONS.destructiveVerb],
+    ['gio remove /home/dev/notes.txt', REASONS.outsideDelete],
     [`gawk 'BEGIN { print "ls -la" | "sh" }'`, REASONS.interpreterExec],
     ["echo 'file delete -force /tmp/build' | tclsh", REASONS.recursiveDelete],
     ['ansible web -m reboot', REASONS.remoteShell],
@@ -128,6 +133,7 @@ describe('adb shell runs on the connected device: judged as a shell line there, 
     ['adb shell am force-stop com.android.chrome', REASONS.killProcesses],
     ['adb shell killall -9 surfaceflinger', REASONS.killProcesses],
     ['adb shell pm disable-user --user 0 com.android.vending', REASONS.stopService],
+    ['adb shell pm uninstall com.example', REASONS.packageRemove],
   ]);
   // adb and ssh join their words with spaces and the far shell splits them again: a quoted `;` separates there.
   asks([['adb shell echo "a; reboot"', REASONS.containedHardline]]);

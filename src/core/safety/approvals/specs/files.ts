@@ -2,6 +2,7 @@ import { isCriticalPath, isInsideWorkspace, isUnder, normalize, resolvePath, SYS
 import { REASONS } from '../reasons.js';
 import { COMPILED, flag, UNKNOWN, type Scan } from '../scan.js';
 import { checkReadSource, checkSpreadInto, checkWriteTarget, HISTORY_FILE, insideWorkspace, isSensitivePath } from '../write-targets.js';
+import { classifyByVerb } from '../generic-verbs.js';
 import { hasFlag, valuesOf, type Command, type CommandSpec } from './spec.js';
 
 /**
@@ -300,9 +301,12 @@ export const FILE_SPECS: readonly CommandSpec[] = [
   } },
   { names: ['gcc', 'cc', 'clang', 'g++', 'c++', 'clang++', 'tcc'], values: ['-o', '-I', '-L', '-l', '-D', '-x', '-std', '-include'], check: compile },
   { names: ['rm', 'trash', 'trash-put', 'srm', 'wipe'], check: rm },
-  // `gio trash PATH` is trash-put.
+  // `gio trash PATH` is trash-put, `gio remove PATH` rm; its other subcommands are judged like any tool's words.
   { names: ['gio'], check: (c, s) => {
-    if (c.args[0] === 'trash') s.runArgv(['trash-put', ...c.args.slice(1).filter((a) => a !== '--force' && a !== '-f')]);
+    const rest = c.args.slice(1).filter((a) => a !== '--force' && a !== '-f');
+    if (c.args[0] === 'trash') s.runArgv(['trash-put', ...rest]);
+    else if (c.args[0] === 'remove' || c.args[0] === 'rm') s.runArgv(['rm', ...rest]);
+    else classifyByVerb(c.name, c.args, s);
   } },
   { names: ['zip'], values: ['-b', '-n', '-t', '-tt', '-x', '-i', '-P', '-O', '--out'], check: zipMoving },
   { names: ['7z', '7za', '7zz'], check: sevenZipMoving },

@@ -1,4 +1,5 @@
 import type { Scan } from '../scan.js';
+import { classifyByVerb } from '../generic-verbs.js';
 import { valuesOf, type Command, type CommandSpec } from './spec.js';
 
 /**
@@ -25,7 +26,11 @@ function make(command: Command, scan: Scan): void {
  */
 function just(command: Command, scan: Scan): void {
   const text = scan.files.get('justfile') ?? scan.files.get('Justfile') ?? scan.files.get('.justfile');
-  if (text === undefined) return;
+  // A justfile the line did not write: its recipes are unknown, and their names are judged like any tool's words.
+  if (text === undefined) {
+    classifyByVerb(command.name, command.args, scan);
+    return;
+  }
   const recipes = new Map<string, string[]>();
   let current: string[] | undefined;
   let first: string | undefined;
@@ -43,9 +48,13 @@ function just(command: Command, scan: Scan): void {
 }
 
 /** `task` after the line wrote a Taskfile: every `cmds:` entry in it is read as a shell line (which task runs is not followed). */
-function task(_command: Command, scan: Scan): void {
+function task(command: Command, scan: Scan): void {
   const text = scan.files.get('Taskfile.yml') ?? scan.files.get('Taskfile.yaml') ?? scan.files.get('taskfile.yml');
-  if (text === undefined) return;
+  // No Taskfile the line wrote (or Taskwarrior's `task 5 delete`): the words are judged like any tool's.
+  if (text === undefined) {
+    classifyByVerb(command.name, command.args, scan);
+    return;
+  }
   let inCmds = -1;
   for (const line of text.split('\n')) {
     const indent = /^\s*/.exec(line)?.[0].length ?? 0;
