@@ -17,6 +17,10 @@ Usage:
   hearth approvals check "<command>"|--stdin [--json]|list|revoke <reason>   classify commands; the "always" allowlist
   hearth checkpoints list|diff <N>|rollback <N> [--dir DIR] [--yes] [--json]   undo the agent's file changes
   hearth serve [--port N] [--open] [--new-token]   the interface in your browser, on 127.0.0.1 (a stable, tokened address)
+  hearth serve --api [--port N]      the local OpenAI-compatible API (bearer token HEARTH_API_KEY, else generated)
+  hearth gateway [status [--json]|install]   chat platforms + cron + API, headless, until SIGTERM
+  hearth pairing list [--json]|approve <platform> <code>|revoke <platform> <user>|clear-pending   who may DM the bot
+  hearth cron list|create|edit|pause|resume|run|remove|history [--json]   scheduled jobs
   hearth models list|download <source> [--sha256 HEX]|fit <source>   local GGUF models
   hearth prompt-size [--json]        fixed prompt overhead per toolset
   hearth scan <file|-> [--json] | --stdin-lines [--json]   check text for prompt injection
@@ -51,6 +55,9 @@ const commands: Record<string, () => Promise<Command>> = {
   approvals: async () => (await import('./commands/approvals.js')).approvalsCommand,
   checkpoints: async () => (await import('./commands/checkpoints.js')).checkpointsCommand,
   serve: async () => (await import('./commands/serve.js')).serveCommand,
+  gateway: async () => (await import('./commands/gateway.js')).gatewayCommand,
+  pairing: async () => (await import('./commands/pairing.js')).pairingCommand,
+  cron: async () => (await import('./commands/cron.js')).cronCommand,
   models: async () => (await import('./commands/models.js')).modelsCommand,
   'prompt-size': async () => (await import('./commands/prompt-size.js')).promptSizeCommand,
   scan: async () => (await import('./commands/scan.js')).scanCommand,

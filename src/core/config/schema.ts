@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { positiveInt } from './schema-values.js';
 import { ApprovalsSection, CheckpointsSection, SecretsSection, SecuritySection } from './schema-safety.js';
+import { ApiSection } from './schema-api.js';
+import { CronSection } from './schema-cron.js';
+import { GatewaySection } from './schema-gateway.js';
 import { TerminalSection } from './schema-terminal.js';
 
 /**
@@ -154,6 +157,9 @@ export const ConfigSchema = z.object({
   search: SearchSection.prefault({}),
   tools: ToolsSection.prefault({}),
   ui: UiSection.prefault({}),
+  gateway: GatewaySection.prefault({}),
+  cron: CronSection.prefault({}),
+  api: ApiSection.prefault({}),
 });
 
 export type HearthConfig = z.infer<typeof ConfigSchema>;

@@ -3,6 +3,8 @@ import type { Db } from './database.js';
 import { createMessageFts } from './fts-schema.js';
 import { migrateToV7 } from './migrate-v7.js';
 import { migrateToV8 } from './migrate-v8.js';
+import { migrateToV11 } from './migrate-v11.js';
+import { migrateToV12 } from './migrate-v12.js';
 
 /**
  * Versioned schema migrations, tracked by `PRAGMA user_version`. Each runs in its own transaction
@@ -238,6 +240,16 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     up: (db) => {
       db.exec(`ALTER TABLE sessions ADD COLUMN last_error TEXT; -- NULL when the last turn ended normally (or none ran)`);
     },
+  },
+  {
+    version: 11,
+    description: 'gateway: DM pairing, platform cursors, seen message ids, chat sessions',
+    up: migrateToV11,
+  },
+  {
+    version: 12,
+    description: 'cron: jobs and their runs',
+    up: migrateToV12,
   },
 ];
 

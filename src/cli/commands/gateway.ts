@@ -1,0 +1,7 @@
+import { HearthError } from '../../core/errors.js';
+import type { CliIO } from '../io.js';
+
+// Placeholder while issue 13's `hearth gateway` is built in this file; it fails with a clear message, never silently.
+export async function gatewayCommand(_argv: string[], _io: CliIO): Promise<number> {
+  throw new HearthError('usage', 'hearth gateway is not built yet (issue 13).');
+}
