@@ -16,6 +16,42 @@ const TelegramSection = z.object({
   allowed_users: userIds,
 });
 
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+
+/**
+ * WhatsApp through the official Cloud API: Meta posts webhooks to `webhook` (served on 127.0.0.1 only: a tunnel or
+ * reverse proxy forwards Meta's HTTPS to it), replies go out through the Graph API. The three secrets come from
+ * the environment variables named here.
+ */
+const WhatsAppSection = z.object({
+  /** The Graph API access token (a system user token). */
+  token_env: envName.optional(),
+  /** The Meta app secret: every webhook POST is signed with it (`X-Hub-Signature-256`). */
+  app_secret_env: envName.optional(),
+  /** The verify token typed into the app's webhook settings; Meta echoes it in the subscription check. */
+  verify_token_env: envName.optional(),
+  /** The business phone number's id (not the number itself), from the app's WhatsApp settings. */
+  phone_number_id: z.union([z.string().regex(/^\d+$/), z.number().int().positive()], { error: 'expected the numeric phone number id' }).transform(String).optional(),
+  /** The Graph API server; a test server can stand in for the official one. */
+  graph_api_root: httpUrl.default('https://graph.facebook.com'),
+  graph_api_version: z.string().regex(/^v\d+\.\d+$/, { error: 'expected a Graph API version such as v21.0' }).default('v21.0'),
+  /** WhatsApp ids (the sender's phone number in international form, digits only). */
+  allowed_users: userIds,
+  webhook: z.object({
+    port: z.number({ error: 'expected a port number' }).int().min(0).max(65_535).default(8743),
+    path: z.string().regex(/^\/[\w\-./]*$/, { error: 'expected a path such as /whatsapp/webhook' }).default('/whatsapp/webhook'),
+  }).prefault({}),
+});
+
+/** Signal through a `signal-cli daemon --http` the user runs (JSON-RPC at /api/v1/rpc, events at /api/v1/events). */
+const SignalSection = z.object({
+  http_url: httpUrl.default('http://127.0.0.1:8080'),
+  /** The bot's own number as registered or linked in signal-cli, e.g. +15551234567. */
+  account: z.string().regex(/^\+\d{6,15}$/, { error: 'expected the bot\'s number in international form, e.g. +15551234567' }).optional(),
+  /** Signal numbers (+…) or ACI UUIDs. */
+  allowed_users: userIds,
+});
+
 export const GatewaySection = z.object({
   /** Where chat-started work runs (default: `gateway-workspace` under HEARTH_HOME). */
   workspace: z.string().min(1).optional(),
@@ -24,4 +60,6 @@ export const GatewaySection = z.object({
   /** A DM from someone not yet allowed: reply with a pairing code (the default) or ignore it. */
   unknown_dm: z.enum(['pair', 'ignore'], { error: 'expected pair or ignore' }).default('pair'),
   telegram: TelegramSection.optional(),
+  whatsapp: WhatsAppSection.optional(),
+  signal: SignalSection.optional(),
 });
