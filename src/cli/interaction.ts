@@ -6,7 +6,7 @@ import type { AgentEvent, ApprovalRequestEvent } from '../shared/events.js';
  * delivers. While a question is open the next line answers it; otherwise lines go to `onIdleLine`.
  */
 /** How the prompt names what it asks about. */
-const APPROVAL_SUBJECTS = { command: '', file_write: 'write the file ', self_modification: 'change Hearth itself: ' } as const;
+const APPROVAL_SUBJECTS = { command: '', file_write: 'write the file ', self_modification: 'change Hearth itself: ', message: 'send a message to ' } as const;
 
 export interface QuestionAnswerer {
   /** False when the question is no longer open (it timed out or was withdrawn first). */

@@ -22,7 +22,7 @@ export const ApprovalRequestEvent = z.object({
   command: z.string(),
   reasons: z.array(z.string()),
   /** What is asked about: a shell command (default), a file a tool would write, or the agent changing Hearth itself. */
-  kind: z.enum(['command', 'file_write', 'self_modification']).optional(),
+  kind: z.enum(['command', 'file_write', 'self_modification', 'message']).optional(),
   expiresAt: z.number(),
   /** The tool call that asked, so a surface can mark its card "waiting for you". */
   callId: z.string().optional(),

@@ -12,7 +12,7 @@ const CHOICES: { choice: z.infer<typeof ApprovalChoice>; label: MessageKey; clas
   { choice: 'deny', label: 'approval.deny', className: 'danger' },
 ];
 
-const TITLES = { command: 'approval.title', file_write: 'approval.titleFile', self_modification: 'approval.titleSelf' } as const;
+const TITLES = { command: 'approval.title', file_write: 'approval.titleFile', self_modification: 'approval.titleSelf', message: 'approval.titleMessage' } as const;
 
 /**
  * The oldest unanswered approval, from any session. It fails closed: once `expiresAt` passes (or the engine says it

@@ -43,7 +43,7 @@ export interface PendingApproval {
   command: string;
   reasons: string[];
   /** What is asked about; the modal's title says it. */
-  kind: 'command' | 'file_write' | 'self_modification';
+  kind: 'command' | 'file_write' | 'self_modification' | 'message';
   expiresAt: number;
   /** The tool call that asked: its card shows "waiting for you". */
   callId: string | null;

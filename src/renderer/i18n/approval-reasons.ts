@@ -12,6 +12,7 @@ const ZH_CN: Readonly<Record<string, string>> = {
   'formats a filesystem': '格式化文件系统',
   'writes raw data to a disk device': '向磁盘设备写入原始数据',
   'fork bomb': 'fork 炸弹',
+  'sends a message to a chat the agent has not written to before': '向智能体从未发过消息的聊天发送消息',
   'kills every process (kill -1)': '终止所有进程（kill -1）',
   'shuts down or reboots the machine': '关机或重启计算机',
   'recursive delete': '递归删除',

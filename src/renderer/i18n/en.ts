@@ -89,6 +89,7 @@ export const en = {
   'approval.title': 'Approve this command?',
   'approval.titleFile': 'Allow writing this file?',
   'approval.titleSelf': 'Allow Hearth to change itself?',
+  'approval.titleMessage': 'Send a message to a new chat?',
   'approval.why': 'Why it was flagged',
   'approval.once': 'Allow once',
   'approval.session': 'Allow this session',

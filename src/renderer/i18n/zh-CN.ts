@@ -86,6 +86,7 @@ export const zhCN: Record<MessageKey, string> = {
   'approval.title': '批准这条命令吗？',
   'approval.titleFile': '允许写入这个文件吗？',
   'approval.titleSelf': '允许 Hearth 修改自身吗？',
+  'approval.titleMessage': '向新的聊天发送消息吗？',
   'approval.why': '被标记的原因',
   'approval.once': '仅允许这一次',
   'approval.session': '本会话内允许',

@@ -39,7 +39,8 @@ export interface ApprovalRequest {
 /** Who is behind the session: the user at a surface, a subagent of one, or a scheduled job with nobody watching. */
 export type SessionOrigin = 'user' | 'subagent' | 'cron';
 
-export type ActionKind = 'command' | 'file_write' | 'self_modification';
+/** `message`: the agent writing to a chat it has not written to before (send_message, send_file). */
+export type ActionKind = 'command' | 'file_write' | 'self_modification' | 'message';
 
 export interface CheckOptions {
   /** What is checked; `command` (the default) is a shell command, `file_write` a path, `self_modification` a description. */

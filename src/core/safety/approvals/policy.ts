@@ -122,6 +122,8 @@ export class ApprovalPolicyBroker implements ApprovalBroker {
   classify(sessionId: string, command: string, options: CheckOptions = {}): Classification {
     const kind = options.kind ?? 'command';
     if (kind === 'self_modification') return { verdict: 'dangerous', reasons: [REASONS.selfModification] };
+    // A sent message cannot be taken back, and who receives it is the whole question.
+    if (kind === 'message') return { verdict: 'dangerous', reasons: [REASONS.newRecipient], irreversible: true };
     const base = this.options.detectorContext;
     const commandContext = typeof base === 'function' ? base(sessionId) : base;
     if (kind === 'file_write') return classifyFileWrite(command, this.options.fileContext ?? commandContext);

@@ -36,6 +36,7 @@ export const REASONS = {
   unreadable: 'nested or malformed beyond what the checker can read',
   selfModification: "changes Hearth's own settings, persona (SOUL.md) or skills",
   scheduleJob: 'schedules a job to run later',
+  newRecipient: 'sends a message to a chat the agent has not written to before',
   gitHistory: 'destroys git history, branches or stashes that a checkpoint cannot restore',
   remoteGitDelete: 'deletes a remote git branch or tag',
   workingTreeReset: 'discards uncommitted changes in the working tree',
