@@ -52,6 +52,30 @@ const SignalSection = z.object({
   allowed_users: userIds,
 });
 
+/**
+ * Slack through @slack/bolt. `socket` (the default) opens an outgoing Socket Mode WebSocket, so nothing listens;
+ * `events` serves the Events API on 127.0.0.1 (a tunnel or reverse proxy forwards Slack's HTTPS to it) and checks
+ * every request's signature. The secrets come from the environment variables named here.
+ */
+const SlackSection = z.object({
+  mode: z.enum(['socket', 'events'], { error: 'expected socket or events' }).default('socket'),
+  /** The bot token (xoxb-…): every Web API call. */
+  bot_token_env: envName.optional(),
+  /** The app-level token (xapp-…, scope connections:write): Socket Mode only. */
+  app_token_env: envName.optional(),
+  /** The app's signing secret: Events API mode only; requests with a bad or stale signature get 401. */
+  signing_secret_env: envName.optional(),
+  /** The Web API root; a test server can stand in for the official one. */
+  api_root: httpUrl.default('https://slack.com/api'),
+  /** Slack user ids (U…/W…). */
+  allowed_users: userIds,
+  /** Events API mode: where the request URL is served (loopback only). */
+  events: z.object({
+    port: z.number({ error: 'expected a port number' }).int().min(0).max(65_535).default(3000),
+    path: z.string().regex(/^\/[\w\-./]*$/, { error: 'expected a path such as /slack/events' }).default('/slack/events'),
+  }).prefault({}),
+});
+
 export const GatewaySection = z.object({
   /** Where chat-started work runs (default: `gateway-workspace` under HEARTH_HOME). */
   workspace: z.string().min(1).optional(),
@@ -62,4 +86,5 @@ export const GatewaySection = z.object({
   telegram: TelegramSection.optional(),
   whatsapp: WhatsAppSection.optional(),
   signal: SignalSection.optional(),
+  slack: SlackSection.optional(),
 });
