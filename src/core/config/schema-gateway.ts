@@ -83,6 +83,12 @@ export const GatewaySection = z.object({
   admins: z.array(z.string().regex(/^[a-z]+:.+$/, { error: 'expected "platform:user_id"' })).default([]),
   /** A DM from someone not yet allowed: reply with a pairing code (the default) or ignore it. */
   unknown_dm: z.enum(['pair', 'ignore'], { error: 'expected pair or ignore' }).default('pair'),
+  /** A message that arrives while the chat's turn runs: `queue` it as the next turn (default) or `steer` the running one. */
+  while_busy: z.enum(['queue', 'steer'], { error: 'expected queue or steer' }).default('queue'),
+  /** In groups, one session per participant (default) or one shared by the whole chat. */
+  group_sessions_per_user: z.boolean({ error: 'expected true or false' }).default(true),
+  /** In groups, answer only messages that mention the bot or reply to it (default), or every message. */
+  group_require_mention: z.boolean({ error: 'expected true or false' }).default(true),
   telegram: TelegramSection.optional(),
   whatsapp: WhatsAppSection.optional(),
   signal: SignalSection.optional(),
