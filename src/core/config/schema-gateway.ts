@@ -76,6 +76,28 @@ const SlackSection = z.object({
   }).prefault({}),
 });
 
+/**
+ * Discord through discord.js: the bot connects out to Discord's Gateway WebSocket, so nothing listens here. The
+ * application needs the Message Content privileged intent (developer portal → Bot) to read what users write.
+ */
+const discordIdError = 'expected a Discord user id in quotes, e.g. "80351110224678912"';
+const DiscordSection = z.object({
+  /** The bot token (developer portal → Bot → Reset Token). */
+  token_env: envName.optional(),
+  /**
+   * The REST root (discord.js appends `/v10`). The Gateway WebSocket URL is whatever this server's `GET
+   * /gateway/bot` answers, so a self-hosted or test server that answers there stands in for both.
+   */
+  api_root: httpUrl.default('https://discord.com/api'),
+  /**
+   * Discord user ids. Quoted strings only: a snowflake has 17 to 20 digits, more than a YAML number keeps exactly,
+   * so a bare number would silently name someone else.
+   */
+  allowed_users: z.array(z.string({ error: discordIdError }).regex(/^\d{15,21}$/, { error: discordIdError }), { error: 'expected a list of quoted Discord user ids' }).default([]),
+  /** Register the chat commands as slash commands when the bot connects (best-effort: a failure is logged). */
+  slash_commands: z.boolean({ error: 'expected true or false' }).default(true),
+});
+
 export const GatewaySection = z.object({
   /** Where chat-started work runs (default: `gateway-workspace` under HEARTH_HOME). */
   workspace: z.string().min(1).optional(),
@@ -93,4 +115,5 @@ export const GatewaySection = z.object({
   whatsapp: WhatsAppSection.optional(),
   signal: SignalSection.optional(),
   slack: SlackSection.optional(),
+  discord: DiscordSection.optional(),
 });
