@@ -9,12 +9,27 @@ import { envName } from './schema-values.js';
 /** Platform user ids as strings; numbers (Telegram ids written bare in YAML) are accepted and kept as text. */
 const userIds = z.array(z.union([z.string().min(1), z.number().int()]).transform(String), { error: 'expected a list of user ids' }).default([]);
 
-const TelegramSection = z.object({
+/**
+ * Telegram through grammY. `polling` (the default) long-polls `getUpdates`, so nothing listens; `webhook` serves
+ * the update endpoint on 127.0.0.1 (a tunnel or reverse proxy forwards Telegram's HTTPS from `webhook.url` to it)
+ * and accepts only requests carrying the secret token given to `setWebhook`.
+ */
+export const TelegramSection = z.object({
   token_env: envName.optional(),
   /** The Bot API server; a local `telegram-bot-api` or a test server can stand in for the official one. */
   api_root: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).default('https://api.telegram.org'),
   allowed_users: userIds,
-});
+  mode: z.enum(['polling', 'webhook'], { error: 'expected polling or webhook' }).default('polling'),
+  webhook: z.object({
+    /** The public HTTPS URL Telegram posts to (Telegram requires https); it must reach `port`/`path` here. */
+    url: z.url({ protocol: /^https$/, error: 'expected the public https URL Telegram posts updates to' }).optional(),
+    port: z.number({ error: 'expected a port number' }).int().min(0).max(65_535).default(8744),
+    path: z.string().regex(/^\/[\w\-./]*$/, { error: 'expected a path such as /telegram/webhook' }).default('/telegram/webhook'),
+    /** The secret Telegram echoes in X-Telegram-Bot-Api-Secret-Token (1-256 of A-Z a-z 0-9 _ -); unset: a fresh random one each start. */
+    secret_env: envName.optional(),
+  }).prefault({}),
+}).refine((t) => t.mode !== 'webhook' || t.webhook.url !== undefined, { error: 'webhook mode needs webhook.url (the public https URL)', path: ['webhook', 'url'] });
+export type TelegramSection = z.infer<typeof TelegramSection>;
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
 
