@@ -304,6 +304,46 @@ describe('OpenAI-compatible API: hearth-agent', () => {
     expect(tool?.outcome).toMatchObject({ status: 'denied' });
   });
 
+  // Catches API approvals that bypass the broker: with another surface attached the question waits for it, and
+  // its answer decides (here "once": the command runs); a hardline command never runs whoever would answer.
+  it('leaves the approval to another surface of the engine when told to, and never runs a hardline command', async () => {
+    const victim = mkdtempSync(join(tmpdir(), 'hearth-api-victim-'));
+    writeFileSync(join(victim, 'gone.txt'), 'x');
+    const h = await start(
+      [
+        { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${victim}` } }] },
+        { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf / --no-preserve-root' } }] },
+        { text: 'Deleted the folder; the other command was refused.' },
+      ],
+      { approvals: 'surface' },
+    );
+    const answered = h.client.chat.completions.create({ model: 'hearth-agent', messages: [{ role: 'user', content: 'Clean up' }] });
+    const host = h.engine.sessions.host;
+    await expect.poll(() => host.pendingQuestions().approvals.length, { timeout: 10_000 }).toBe(1);
+    const [pending] = host.pendingQuestions().approvals;
+    expect(pending?.request.command).toBe(`rm -rf ${victim}`);
+    expect(existsSync(victim)).toBe(true);
+    expect(host.answerApproval(pending!.request.id, 'once')).toBe(true);
+    const completion = await answered;
+    expect(completion.choices[0]?.message.content).toBe('Deleted the folder; the other command was refused.');
+    expect(existsSync(victim)).toBe(false);
+    const [session] = h.engine.sessions.store.listSessions();
+    const outcomes = h.engine.sessions.store.getMessages(session!.id).filter((r) => r.role === 'tool').map((r) => r.outcome?.status);
+    expect(outcomes).toEqual(['done', 'denied']);
+  });
+
+  // Catches a clarify question that hangs an API turn forever (nobody can answer it through the API).
+  it('answers the agent\'s clarify question for the absent user, so the turn goes on', async () => {
+    const h = await start([{ toolCalls: [{ name: 'clarify', arguments: { question: 'Which folder?' } }] }, { text: 'I picked the workspace.' }]);
+    const { data, response } = await h.client.chat.completions
+      .create({ model: 'hearth-agent', messages: [{ role: 'user', content: 'Tidy a folder' }], temperature: 0.3 }, { timeout: 15_000 })
+      .withResponse();
+    expect(data.choices[0]?.message.content).toBe('I picked the workspace.');
+    // The agent's model settings are config.yaml's: a sampling field is not applied, and the answer says so.
+    expect(response.headers.get('x-hearth-ignored')).toBe('temperature');
+    expect(sentMessages(h.agentModel, 1).at(-1)?.content).toContain('cannot be asked questions during a turn');
+  });
+
   // Catches a turn that keeps running (model stream, tools) after the client hung up.
   it('stops the turn when the client aborts mid-stream', async () => {
     const h = await start([{ text: 'Thinking about it at great length', hangMs: 60_000 }]);
