@@ -88,9 +88,12 @@ describe('slack adapter: Socket Mode', () => {
     const botParent = slack.nextTs();
     const userParent = slack.nextTs();
     const strangerParent = slack.nextTs();
-    // The bot answers in the thread under a user's mention: later messages there reply to the bot.
-    await adapter.send({ chatId: 'C0GENERAL', text: 'on it', replyTo: `C0GENERAL:${userParent}` });
+    // The bot answers in a user's thread: later messages there reply to the bot.
+    await adapter.send({ chatId: 'C0GENERAL', threadId: userParent, text: 'on it', replyTo: `C0GENERAL:${slack.nextTs()}` });
     expect(slack.messages[0]).toMatchObject({ channel: 'C0GENERAL', thread_ts: userParent });
+    // replyTo alone opens no thread (that would move the conversation into another session): the answer stays in the channel.
+    await adapter.send({ chatId: 'C0GENERAL', text: 'inline', replyTo: `C0GENERAL:${strangerParent}` });
+    expect(slack.messages[1]?.thread_ts).toBeUndefined();
     slack.deliverEvent(message({ channel: 'C0GENERAL', channel_type: 'channel', text: 'a', thread_ts: botParent, parent_user_id: BOT_USER_ID }));
     slack.deliverEvent(message({ channel: 'C0GENERAL', channel_type: 'channel', text: 'b', thread_ts: userParent, parent_user_id: 'U0ADA' }));
     slack.deliverEvent(message({ channel: 'C0GENERAL', channel_type: 'channel', text: 'c', thread_ts: strangerParent, parent_user_id: 'U0BOB' }));
@@ -240,6 +243,43 @@ describe('slack adapter: Socket Mode', () => {
     const calls = slack.calls.length;
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(slack.calls.length).toBe(calls);
+  });
+
+  it('turns /hearth <command> into the gateway\'s chat command and acknowledges it', async () => {
+    adapter = await connected();
+    const fields = { team_id: 'T0HEARTH', user_id: 'U0ADA', user_name: 'ada', channel_id: 'C0GENERAL', channel_name: 'general', api_app_id: 'A0HEARTH', response_url: `${slack.origin}/respond` };
+    const first = slack.deliverSlashCommand({ ...fields, command: '/hearth', text: 'new', trigger_id: '111.222.aaa' });
+    const second = slack.deliverSlashCommand({ ...fields, command: '/hearth', text: '', trigger_id: '111.222.bbb' });
+    const third = slack.deliverSlashCommand({ ...fields, command: '/hearth', text: 'model gpt-x', trigger_id: '111.222.ccc' });
+    await Promise.all([first.ackedAt, second.ackedAt, third.ackedAt]);
+    await rec.until(() => rec.messages.length === 3, 'three commands');
+    expect(rec.messages.map((m) => m.text)).toEqual(['/new', '/help', '/model gpt-x']);
+    expect(rec.messages[0]).toMatchObject({ messageId: 'C0GENERAL:cmd:111.222.aaa', chat: { id: 'C0GENERAL', type: 'group' }, user: { id: 'U0ADA', name: 'ada' }, mentionsBot: true });
+  });
+
+  it('keeps retrying while Slack is unreachable, connects once it answers, and stops cleanly when told to', async () => {
+    const port = Number(new URL(slack.origin).port);
+    await slack.close();
+    const a = createSlackAdapter({ mode: 'socket', botToken: BOT_TOKEN, appToken: APP_TOKEN, apiUrl: `http://127.0.0.1:${port}/api/`, backoff: { initialMs: 30, maxMs: 100 } }, rec.ctx);
+    adapter = a;
+    let settled = false;
+    const connecting = a.connect(rec).then(() => { settled = true; });
+    await rec.until(() => rec.states.filter((s) => s.state === 'retrying').length >= 2, 'two retries', 20_000);
+    expect(settled).toBe(false);
+    const retries = rec.states.filter((s) => s.state === 'retrying');
+    expect(retries.map((s) => (s as { attempt: number }).attempt).slice(0, 2)).toEqual([1, 2]);
+    slack = await startFakeSlack({ botToken: BOT_TOKEN, appToken: APP_TOKEN, ackTimeoutMs: 300, port });
+    await connecting;
+    expect(rec.states.at(-1)?.state).toBe('connected');
+    slack.dropConnections();
+    await rec.until(() => rec.states.at(-1)?.state === 'retrying', 'the drop');
+    await slack.close();
+    await a.disconnect();
+    expect(rec.states.at(-1)).toEqual({ state: 'stopped' });
+    const after = rec.states.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(rec.states.length).toBe(after);
+    slack = await startFakeSlack({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
   });
 
   it('skips a malformed event with a warning and keeps going', async () => {

@@ -145,3 +145,36 @@ export function normalizeSlackActions(raw: unknown): ActionEvent[] {
     messageId: slackMessageId(channel, messageTs),
   }));
 }
+
+const SlashCommand = z.object({
+  command: z.string().regex(/^\/\S+$/, { error: 'expected a command such as /hearth' }),
+  text: z.string().default(''),
+  user_id: z.string().min(1),
+  user_name: z.string().optional(),
+  channel_id: z.string().min(1),
+  trigger_id: z.string().min(1),
+});
+
+/**
+ * A slash command as a message. Slack's client takes every line that starts with `/` as a command of its own, so
+ * the gateway's `/new`, `/stop`, … reach the bot as `/hearth new` (the app registers `/hearth`): that becomes the
+ * text `/new`; `/hearth` alone is `/help`. A command the app registered under another name passes as typed.
+ * A command has no message ts: its id is `channel:cmd:<trigger_id>`, unique per invocation.
+ */
+export function normalizeSlackCommand(raw: unknown, now: number): MessageEvent {
+  const cmd = SlashCommand.parse(raw);
+  const args = cmd.text.trim();
+  const text = cmd.command === '/hearth'
+    ? (args === '' ? '/help' : args.startsWith('/') ? args : `/${args}`)
+    : `${cmd.command}${args === '' ? '' : ` ${args}`}`;
+  return MessageEvent.parse({
+    platform: 'slack',
+    messageId: `${cmd.channel_id}:cmd:${cmd.trigger_id}`,
+    chat: { id: cmd.channel_id, type: chatTypeOf(cmd.channel_id, undefined) },
+    user: { id: cmd.user_id, ...(cmd.user_name === undefined ? {} : { name: cmd.user_name }), isBot: false },
+    text,
+    // A command is addressed to the bot wherever it is typed.
+    mentionsBot: true,
+    sentAt: now,
+  });
+}

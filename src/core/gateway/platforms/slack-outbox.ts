@@ -35,9 +35,14 @@ export class SlackOutbox {
     this.botThreads = new Set(loadThreads(cursor.get(THREADS_KEY), warn));
   }
 
+  /**
+   * `replyTo` is not used: Slack's only form of reply is a thread, and answering a top-level message in a new
+   * thread would move the conversation into another gateway session (threads get their own). Answers go where the
+   * message was: the same thread, or the channel or DM itself.
+   */
   async send(message: OutgoingMessage): Promise<{ messageId: string }> {
     checkLength(message.text);
-    const threadTs = message.threadId ?? (message.replyTo === undefined ? undefined : parseSlackMessageId(message.replyTo).ts);
+    const threadTs = message.threadId;
     const res = await this.web.chat.postMessage({
       channel: message.chatId,
       text: slackMrkdwn(message.text),

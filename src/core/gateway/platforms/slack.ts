@@ -5,7 +5,7 @@ import type {
   ActionEvent, AdapterContext, AdapterHandlers, AdapterState, Attachment, ChatAction, OutgoingFile, OutgoingMessage,
   PlatformAdapter, PlatformLimits,
 } from '../types.js';
-import { normalizeSlackActions, normalizeSlackMessage, slackMessageId, type SlackFileRef, type SlackIdentity } from './slack-events.js';
+import { normalizeSlackActions, normalizeSlackCommand, normalizeSlackMessage, slackMessageId, type SlackFileRef, type SlackIdentity } from './slack-events.js';
 import { SlackOutbox } from './slack-outbox.js';
 
 /**
@@ -80,17 +80,24 @@ class SlackBoltAdapter implements SlackAdapter {
   private readonly recent = new Set<string>();
   private readonly userNames = new Map<string, string | undefined>();
   private namesAllowed = true;
+  private readonly redactSecrets: (text: string) => string;
 
-  constructor(private readonly options: SlackAdapterOptions, private readonly ctx: AdapterContext) {
+  private readonly warn: (message: string) => void;
+
+  constructor(private readonly options: SlackAdapterOptions, ctx: AdapterContext) {
     if (options.mode === 'socket' && !options.appToken) throw new Error('Slack Socket Mode needs an app-level token (xapp-…, scope connections:write)');
     if (options.mode === 'events' && !options.signingSecret) throw new Error('Slack Events API mode needs the app\'s signing secret');
     this.apiUrl = withSlash(options.apiUrl ?? 'https://slack.com/api/');
-    this.logger = boltLogger(ctx);
+    const secrets = [options.botToken, options.appToken, options.signingSecret].filter((v): v is string => v !== undefined && v !== '');
+    // Every line this adapter (or Bolt inside it) logs passes here: no token, secret or Socket Mode ticket leaves.
+    this.warn = (message) => ctx.warn(redact(message, secrets));
+    this.logger = boltLogger(this.warn);
     // Own retries are the adapter's backoff; Web API calls retry twice on network errors, then fail to the caller.
     this.web = new webApi.WebClient(options.botToken, {
       slackApiUrl: this.apiUrl, logger: this.logger, timeout: 30_000, retryConfig: { retries: 2, factor: 2, minTimeout: 250 },
     });
-    this.outbox = new SlackOutbox(this.web, options.botToken, this.apiUrl, ctx.cursor, (m) => ctx.warn(m));
+    this.outbox = new SlackOutbox(this.web, options.botToken, this.apiUrl, ctx.cursor, this.warn);
+    this.redactSecrets = (text) => redact(text, secrets);
   }
 
   get eventsUrl(): string | undefined {
@@ -173,7 +180,7 @@ class SlackBoltAdapter implements SlackAdapter {
         this.settle();
         return;
       }
-      this.scheduleRetry(this.lastDropReason ?? errorMessage(err));
+      this.scheduleRetry(this.redactSecrets(this.lastDropReason ?? errorMessage(err)));
     }
   }
 
@@ -233,7 +240,11 @@ class SlackBoltAdapter implements SlackAdapter {
       await ack();
       await this.onSlackAction(body);
     });
-    app.error(async (err) => this.ctx.warn(`slack: an event handler failed: ${errorMessage(err)}`));
+    app.command(/.*/, async ({ ack, body }) => {
+      await ack();
+      await this.onSlackCommand(body);
+    });
+    app.error(async (err) => this.warn(`slack: an event handler failed: ${errorMessage(err)}`));
     this.app = app;
   }
 
@@ -258,11 +269,11 @@ class SlackBoltAdapter implements SlackAdapter {
     try {
       normalized = normalizeSlackMessage(raw, identity);
     } catch (err) {
-      this.ctx.warn(`slack: skipped a malformed message event: ${errorMessage(err)}`);
+      this.warn(`slack: skipped a malformed message event: ${errorMessage(err)}`);
       return;
     }
     if (normalized.kind === 'skip') {
-      if (!normalized.quiet) this.ctx.warn(`slack: skipped an event: ${normalized.reason}`);
+      if (!normalized.quiet) this.warn(`slack: skipped an event: ${normalized.reason}`);
       return;
     }
     const { event, files } = normalized;
@@ -274,7 +285,26 @@ class SlackBoltAdapter implements SlackAdapter {
     } catch (err) {
       // Let a repeat of this message through again: the gateway did not take it.
       this.recent.delete(event.messageId);
-      this.ctx.warn(`slack: the gateway did not take message ${event.messageId}: ${errorMessage(err)}`);
+      this.warn(`slack: the gateway did not take message ${event.messageId}: ${errorMessage(err)}`);
+    }
+  }
+
+  private async onSlackCommand(body: unknown): Promise<void> {
+    const handlers = this.handlers;
+    if (handlers === undefined) return;
+    let event;
+    try {
+      event = normalizeSlackCommand(body, Date.now());
+    } catch (err) {
+      this.warn(`slack: skipped a malformed slash command: ${errorMessage(err)}`);
+      return;
+    }
+    if (!this.claim(event.messageId)) return;
+    try {
+      await handlers.onMessage(event);
+    } catch (err) {
+      this.recent.delete(event.messageId);
+      this.warn(`slack: the gateway did not take command ${event.text}: ${errorMessage(err)}`);
     }
   }
 
@@ -285,14 +315,14 @@ class SlackBoltAdapter implements SlackAdapter {
     try {
       actions = normalizeSlackActions(body);
     } catch (err) {
-      this.ctx.warn(`slack: skipped a malformed button press: ${errorMessage(err)}`);
+      this.warn(`slack: skipped a malformed button press: ${errorMessage(err)}`);
       return;
     }
     for (const action of actions) {
       try {
         await handlers.onAction(action);
       } catch (err) {
-        this.ctx.warn(`slack: the gateway did not take the press of ${action.actionId}: ${errorMessage(err)}`);
+        this.warn(`slack: the gateway did not take the press of ${action.actionId}: ${errorMessage(err)}`);
       }
     }
   }
@@ -318,9 +348,9 @@ class SlackBoltAdapter implements SlackAdapter {
       const code = platformErrorOf(err);
       if (code === 'missing_scope') {
         this.namesAllowed = false;
-        this.ctx.warn('slack: the bot token lacks users:read, so messages carry user ids without names');
+        this.warn('slack: the bot token lacks users:read, so messages carry user ids without names');
       } else {
-        this.ctx.warn(`slack: users.info for ${userId} failed: ${errorMessage(err)}`);
+        this.warn(`slack: users.info for ${userId} failed: ${errorMessage(err)}`);
       }
       return undefined;
     }
@@ -345,6 +375,12 @@ export function platformErrorOf(err: unknown): string | undefined {
   return code === webApi.ErrorCode.PlatformError && typeof data?.error === 'string' ? data.error : undefined;
 }
 
+function redact(text: string, secrets: readonly string[]): string {
+  let out = text.replace(/ticket=[^&\s"']+/g, 'ticket=[redacted]');
+  for (const secret of secrets) out = out.split(secret).join('[redacted]');
+  return out;
+}
+
 function withSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
 }
@@ -356,14 +392,14 @@ function loopbackHost(host: string | undefined): string {
 }
 
 /** Bolt's and the Socket Mode client's warnings and errors as the gateway's log lines; debug and info (which can hold request bodies) are dropped. */
-function boltLogger(ctx: AdapterContext): Logger {
+function boltLogger(warn: (message: string) => void): Logger {
   let level = LogLevel.WARN;
   const line = (parts: unknown[]): string => parts.map((p) => (p instanceof Error ? p.message : typeof p === 'string' ? p : JSON.stringify(p))).join(' ');
   return {
     debug: () => {},
     info: () => {},
-    warn: (...parts: unknown[]) => ctx.warn(`slack: ${line(parts)}`),
-    error: (...parts: unknown[]) => ctx.warn(`slack: ${line(parts)}`),
+    warn: (...parts: unknown[]) => warn(`slack: ${line(parts)}`),
+    error: (...parts: unknown[]) => warn(`slack: ${line(parts)}`),
     setLevel: (next: LogLevel) => { level = next; },
     getLevel: () => level,
     setName: () => {},
