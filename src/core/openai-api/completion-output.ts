@@ -51,6 +51,11 @@ export class StreamedCompletion implements CompletionOutput {
     this.chunk({ role: 'assistant', content: '' }, null);
     this.keepAlive = setInterval(() => this.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     this.keepAlive.unref();
+    // A client that left ends the stream too: nothing more is written, and the timer goes.
+    res.once('close', () => {
+      this.ended = true;
+      clearInterval(this.keepAlive);
+    });
   }
 
   text(delta: string): void {
