@@ -125,7 +125,19 @@ const COMMAND_AND_TOKEN_RULES: readonly TextRule[] = [
     String.raw`(?:^|\n|\[|<)\s*(?:system|developer)\s*(?:prompt|message|instructions?|override)\s*[:\]>]`,
   ),
   rule('role_reassignment', 'role_hijack', 'medium', 'tries to give the model a new identity', String.raw`\b(?:you\s+are\s+now|you're\s+now)\s+(?:an?|the|my)\s+\w+|\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+were\s+)?(?:an?|my)\s+(?:evil|rogue|malicious|unethical|hacker|criminal|different\s+ai)\b`),
-  // ── Chat-template tokens: a note never needs them, a hijack always does ─────────────────────────
+  // ── Chat-template tokens ─────────────────────────────────────────────────────────────────────
+  // A token that opens a turn and goes on with what the turn says is a forged turn: the one way a token hijacks
+  // (Hearth never lets text become a special token, so the harm is the model reading a turn that is not one).
+  // Placeholders (`{{ role }}`, `{m['content']}`, `...`) are a template, not a turn. Never overruled (scan.ts).
+  rule(
+    'chat_template_turn',
+    'template_token',
+    'high',
+    'forges a chat turn with a chat-template token',
+    String.raw`(?:<\|im_start\|>[ \t]*(?:system|developer|assistant|user|tool|function)\b|<\|start_header_id\|>[ \t]*(?:system|developer|assistant|user|tool|ipython)[ \t]*<\|end_header_id\|>|<\|(?:system|user|assistant)\|>|\[INST\]|<<SYS>>)[ \t]*:?\s{0,4}(?![{<\[]|\.\.\.|…|\$\{|%s)[^\s"'\x60)\],;|]`,
+  ),
+  // Any token, a turn or not: a note seldom needs one, so it counts, but the learned model may overrule a bare
+  // token in a text it reads as benign ("Strip ChatML tokens (<|im_start|>, <|im_end|>) from tool output").
   rule(
     'chat_template_token',
     'template_token',
