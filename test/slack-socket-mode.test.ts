@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -124,6 +126,23 @@ describe('slack adapter: Socket Mode', () => {
     const later = slack.addFile(Buffer.from('notes'), 'notes.txt', 'text/plain');
     await adapter.download({ kind: 'file', platformId: later.id as string }, join(dir, 'notes.txt'));
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('notes');
+  });
+
+  it('never sends the bot token to a file URL outside Slack\'s file host or the configured API server', async () => {
+    const seen: (string | undefined)[] = [];
+    const other = createServer((req, res) => { seen.push(req.headers.authorization); res.end('data'); });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      adapter = await connected();
+      const elsewhere = `http://127.0.0.1:${(other.address() as AddressInfo).port}/steal/f.txt`;
+      const file = { id: 'F0ELSEWHERE', name: 'f.txt', mimetype: 'text/plain', size: 4, url_private: elsewhere, url_private_download: elsewhere };
+      slack.deliverEvent(message({ channel: 'D0DM1', channel_type: 'im', subtype: 'file_share', text: '', files: [file] }));
+      await rec.until(() => rec.messages.length === 1, 'the file message');
+      await expect(adapter.download(rec.messages[0]!.attachments[0]!, join(dir, 'f.txt'))).rejects.toThrow(/not Slack's file host/);
+      expect(seen).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   });
 
   it('sends escaped mrkdwn, edits in place, removes buttons on an edit without them, and uploads files (files.uploadV2)', async () => {
