@@ -141,9 +141,10 @@ export class CronJobStore {
       all: db.prepare<[], JobRow>('SELECT * FROM cron_jobs ORDER BY created_at, id'),
       get: db.prepare<[string], JobRow>('SELECT * FROM cron_jobs WHERE id = ?'),
       due: db.prepare<[number, number], JobRow>(
-        'SELECT * FROM cron_jobs WHERE enabled = 1 AND ((next_run_at IS NOT NULL AND next_run_at <= ?) OR (retry_at IS NOT NULL AND retry_at <= ?)) ORDER BY COALESCE(MIN(next_run_at, retry_at), next_run_at, retry_at)',
+        // A retry runs even when the job is no longer enabled (a one-shot is disabled once its slot ran); pausing clears it.
+        'SELECT * FROM cron_jobs WHERE (enabled = 1 AND next_run_at IS NOT NULL AND next_run_at <= ?) OR (retry_at IS NOT NULL AND retry_at <= ?) ORDER BY COALESCE(MIN(next_run_at, retry_at), next_run_at, retry_at)',
       ),
-      nextWake: db.prepare<[], { at: number | null }>('SELECT MIN(MIN(COALESCE(next_run_at, 9e15), COALESCE(retry_at, 9e15))) AS at FROM cron_jobs WHERE enabled = 1'),
+      nextWake: db.prepare<[], { at: number | null }>('SELECT MIN(MIN(CASE WHEN enabled = 1 THEN COALESCE(next_run_at, 9e15) ELSE 9e15 END, COALESCE(retry_at, 9e15))) AS at FROM cron_jobs'),
       remove: db.prepare<[string]>('DELETE FROM cron_jobs WHERE id = ?'),
       startRun: db.prepare<[string, RunTrigger, number, number | null, number]>(
         "INSERT INTO cron_runs (job_id, trigger, attempt, scheduled_for, started_at, status) VALUES (?, ?, ?, ?, ?, 'running')",

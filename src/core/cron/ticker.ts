@@ -132,7 +132,7 @@ export class CronTicker {
   private startDue(job: CronJob, now: number): { run: Promise<CronRun> } | { missed: CronRun } | null {
     const store = this.options.store;
     const slot = job.nextRunAt;
-    if (slot === null || slot > now) return this.startRetry(job);
+    if (!job.enabled || slot === null || slot > now) return this.startRetry(job);
     let next: number | null;
     try {
       next = nextRunAfter(job.schedule, now, job.timeZone, job.createdAt);
