@@ -16,7 +16,8 @@ import type { ChatModel } from './llm/types.js';
 import { createInjectionJudge } from './safety/injection/judge.js';
 import { redactorFromEnvironment } from './safety/secrets/redact.js';
 import type { SqliteSessionStore } from './store/session-store.js';
-import { createToolset, type ToolRegistry } from './tools/registry.js';
+import { anyTool, createToolset, type ToolRegistry } from './tools/registry.js';
+import { createSendMessageTools, MessagingHub } from './tools/send-message.js';
 
 export type { ModelsService } from './engine/models-service.js';
 export type { SafetyService } from './engine/safety-service.js';
@@ -74,6 +75,8 @@ export interface Engine {
   tools: ToolsService;
   /** Memory, skills, user model, session search, staged writes, and the loop that schedules reviews. */
   learning: LearningComponents;
+  /** Where a running gateway attaches its sender, so `send_message`/`send_file` reach the chat platforms. */
+  messaging: MessagingHub;
   /** Closes everything, last opened first: turns, learning, models, the execution backend, the store. */
   dispose(): Promise<void>;
 }
@@ -138,10 +141,12 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
         ...(options.hostSpawners?.embed ? { spawnEmbedHost: options.hostSpawners.embed } : {}),
       }),
     );
+    const messaging = new MessagingHub();
+    const [sendMessage, sendFile] = createSendMessageTools(messaging);
     const toolset = createToolset(settings.agent.toolset, {
       backend,
       terminal: { outputLimit: settings.terminal.output_limit_chars, defaultTimeoutSeconds: settings.terminal.timeout_s },
-      extra: learning.tools,
+      extra: [...learning.tools, anyTool(sendMessage), anyTool(sendFile)],
     });
     for (const skipped of learning.skills.library().skipped) warn(`Skill not loaded: ${skipped.path}: ${skipped.reason}`);
     curate(learning, warn);
@@ -192,6 +197,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
       models,
       tools,
       learning,
+      messaging,
       dispose: () => stack.dispose(),
     };
   });

@@ -63,6 +63,7 @@ export const TOOLSETS: Readonly<Record<string, readonly string[]>> = {
   default: [
     'read_file', 'write_file', 'patch', 'search_files', 'terminal', 'todo', 'clarify',
     'memory', 'session_search', 'skills_list', 'skill_view', 'skills_search', 'skill_manage', 'user_model',
+    'send_message', 'send_file',
   ],
   lite: ['read_file', 'write_file', 'patch', 'terminal', 'todo', 'memory', 'skill_view', 'session_search'],
 };
