@@ -301,6 +301,14 @@ describe('slack adapter: Socket Mode', () => {
     slack = await startFakeSlack({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
   });
 
+  it('asks users.info once for a user Slack does not know, not on every message', async () => {
+    adapter = await connected();
+    for (const text of ['one', 'two', 'three']) slack.deliverEvent(message({ channel: 'D0DM9', channel_type: 'im', user: 'U0GHOST', text }));
+    await rec.until(() => rec.messages.length === 3, 'three messages');
+    expect(rec.messages.map((m) => m.user)).toEqual(Array(3).fill({ id: 'U0GHOST', isBot: false }));
+    expect(slack.calls.filter((c) => c.method === 'users.info')).toHaveLength(1);
+  });
+
   it('skips a malformed event with a warning and keeps going', async () => {
     adapter = await connected();
     slack.deliverEvent({ type: 'message', channel: 'D0DM1', text: 'no ts or user' });

@@ -78,7 +78,7 @@ class SlackBoltAdapter implements SlackAdapter {
   private settleConnect: (() => void) | undefined;
   /** Message ids handed to the gateway (or being handed): Slack's repeats and the app_mention twin of a message are dropped here. */
   private readonly recent = new Set<string>();
-  private readonly userNames = new Map<string, string | undefined>();
+  private readonly userNames = new Map<string, Promise<string | undefined>>();
   private namesAllowed = true;
   private readonly redactSecrets: (text: string) => string;
 
@@ -336,16 +336,25 @@ class SlackBoltAdapter implements SlackAdapter {
   }
 
   /** The sender's display name via users.info (scope users:read), cached; without the scope names are left out. */
-  private async userName(userId: string): Promise<string | undefined> {
-    if (!this.namesAllowed) return undefined;
-    if (this.userNames.has(userId)) return this.userNames.get(userId);
+  private userName(userId: string): Promise<string | undefined> {
+    if (!this.namesAllowed) return Promise.resolve(undefined);
+    // The lookup itself is cached, so messages arriving together ask once.
+    const cached = this.userNames.get(userId);
+    if (cached !== undefined) return cached;
+    const lookup = this.lookUpUserName(userId);
+    this.userNames.set(userId, lookup);
+    if (this.userNames.size > RECENT_IDS) this.userNames.delete(this.userNames.keys().next().value as string);
+    return lookup;
+  }
+
+  private async lookUpUserName(userId: string): Promise<string | undefined> {
     try {
       const info = await this.web.users.info({ user: userId });
-      const name = info.user?.profile?.display_name || info.user?.real_name || info.user?.name || undefined;
-      this.userNames.set(userId, name);
-      return name;
+      return info.user?.profile?.display_name || info.user?.real_name || info.user?.name || undefined;
     } catch (err) {
       const code = platformErrorOf(err);
+      // Slack's answer (user_not_found, …) holds for this user; a network failure is asked again next time.
+      if (code === undefined) this.userNames.delete(userId);
       if (code === 'missing_scope') {
         this.namesAllowed = false;
         this.warn('slack: the bot token lacks users:read, so messages carry user ids without names');
