@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type Logger } from '@slack/bolt';
+import { App, HTTPReceiver, SocketModeReceiver, webApi, type Logger } from '@slack/bolt';
 import { errorMessage } from '../../errors.js';
 import type {
   ActionEvent, AdapterContext, AdapterHandlers, AdapterState, Attachment, ChatAction, OutgoingFile, OutgoingMessage,
   PlatformAdapter, PlatformLimits,
 } from '../types.js';
 import { normalizeSlackActions, normalizeSlackCommand, normalizeSlackMessage, slackMessageId, type SlackFileRef, type SlackIdentity } from './slack-events.js';
+import { boltLogger, redact } from './slack-log.js';
 import { SlackOutbox } from './slack-outbox.js';
 
 /**
@@ -384,12 +385,6 @@ export function platformErrorOf(err: unknown): string | undefined {
   return code === webApi.ErrorCode.PlatformError && typeof data?.error === 'string' ? data.error : undefined;
 }
 
-function redact(text: string, secrets: readonly string[]): string {
-  let out = text.replace(/ticket=[^&\s"']+/g, 'ticket=[redacted]');
-  for (const secret of secrets) out = out.split(secret).join('[redacted]');
-  return out;
-}
-
 function withSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
 }
@@ -398,21 +393,6 @@ function loopbackHost(host: string | undefined): string {
   const chosen = host ?? '127.0.0.1';
   if (chosen !== '127.0.0.1' && chosen !== '::1' && chosen !== 'localhost') throw new Error(`the Slack Events API listener binds loopback only, not ${chosen}`);
   return chosen;
-}
-
-/** Bolt's and the Socket Mode client's warnings and errors as the gateway's log lines; debug and info (which can hold request bodies) are dropped. */
-function boltLogger(warn: (message: string) => void): Logger {
-  let level = LogLevel.WARN;
-  const line = (parts: unknown[]): string => parts.map((p) => (p instanceof Error ? p.message : typeof p === 'string' ? p : JSON.stringify(p))).join(' ');
-  return {
-    debug: () => {},
-    info: () => {},
-    warn: (...parts: unknown[]) => warn(`slack: ${line(parts)}`),
-    error: (...parts: unknown[]) => warn(`slack: ${line(parts)}`),
-    setLevel: (next: LogLevel) => { level = next; },
-    getLevel: () => level,
-    setName: () => {},
-  };
 }
 
 export { slackMessageId };
