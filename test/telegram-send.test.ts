@@ -169,6 +169,21 @@ describe('Telegram webhook mode', () => {
     expect(run.messages).toHaveLength(1);
   });
 
+  it('refuses a secret setWebhook would refuse, naming what is allowed, and uses a configured one as given', async () => {
+    await expect(connectAdapter(fake, { mode: 'webhook', webhook: { url, port: 0, secret: 'has spaces' } })).rejects.toThrow(/1 to 256 characters of A-Z/);
+    const port = await freePort();
+    const otherFake = await startFakeTelegram();
+    const other = await connectAdapter(otherFake, { mode: 'webhook', webhook: { url: `http://127.0.0.1:${port}/tg`, port, path: '/tg', secret: 'my_secret-1' } });
+    try {
+      const ok = await fetch(`http://127.0.0.1:${port}/tg`, { method: 'POST', headers: { 'x-telegram-bot-api-secret-token': 'my_secret-1' }, body: '{"update_id":1,"poll":{}}' });
+      expect(ok.status).toBe(200);
+      expect(other.warnings.some((w) => w.includes('skipped update 1'))).toBe(true);
+    } finally {
+      await other.adapter.disconnect();
+      await otherFake.close();
+    }
+  });
+
   it('closes the endpoint on disconnect and keeps the webhook, so Telegram holds the updates meanwhile', async () => {
     await run.adapter.disconnect();
     await expect(fetch(url, { method: 'POST', body: '{}' })).rejects.toThrow();

@@ -98,6 +98,11 @@ export class TelegramAdapter implements PlatformAdapter {
   constructor(private readonly options: TelegramAdapterOptions, private readonly ctx: AdapterContext) {
     if (options.token === '') throw new RangeError('the Telegram bot token is empty');
     if ((options.mode ?? 'polling') === 'webhook' && options.webhook === undefined) throw new RangeError('Telegram webhook mode needs the webhook options');
+    // setWebhook refuses any other secret with a 400; saying so here names the setting to fix.
+    const secret = options.webhook?.secret;
+    if (secret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(secret)) {
+      throw new RangeError('the Telegram webhook secret must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -');
+    }
     this.token = options.token;
     this.apiRoot = (options.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
     this.pollTimeoutS = options.pollTimeoutS ?? 30;
