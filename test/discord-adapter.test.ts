@@ -221,3 +221,51 @@ describe('discord adapter against a local Discord (REST + Gateway WebSocket, dis
     expect(h.warnings.join('\n')).toMatch(/author/);
   });
 });
+
+describe('discord adapter: outages, invalid sessions, slash commands', () => {
+  it('backs off when discord.js keeps failing to reconnect, logs in again and catches up on what was missed', async () => {
+    const h = await start();
+    await until('connected', () => h.states.some((s) => s.state === 'connected'));
+    h.fake.userMessage({ channel: GENERAL, author: ALICE, content: 'before the outage' });
+    await until('first', () => h.messages.length === 1);
+    h.fake.refuseSockets(true);
+    h.fake.drop();
+    // the session is gone when Discord comes back (each refused try cost discord.js its session)
+    const missed = h.fake.userMessage({ channel: GENERAL, author: ALICE, content: 'during the outage', dispatch: false });
+    // discord.js's own quick tries (3 here), then the adapter's login with backoff
+    await until('two backoffs', () => h.states.filter((s) => s.state === 'retrying' && s.reason.includes('backing off')).length >= 2 && h.states);
+    const backoffs = h.states.filter((s): s is Extract<AdapterState, { state: 'retrying' }> => s.state === 'retrying' && s.reason.includes('backing off'));
+    // the pause grows (50 ms, 100 ms, … in this test's settings)
+    expect([backoffs[0]!.reason, backoffs[1]!.reason].map((r) => /(\d+) ms/.exec(r)?.[1])).toEqual(['50', '100']);
+    h.fake.refuseSockets(false);
+    await until('caught up', () => h.messages.find((m) => m.messageId === missed.id), 15_000);
+    expect(h.states.at(-1)?.state).toBe('connected');
+    expect(h.fake.received.filter((f) => f.op === 2).length).toBeGreaterThanOrEqual(2);
+    expect(h.messages.map((m) => m.text)).toEqual(['before the outage', 'during the outage']);
+  });
+
+  it('identifies again after op 9 (invalid session, not resumable) and keeps receiving', async () => {
+    const h = await start();
+    await until('connected', () => h.states.some((s) => s.state === 'connected'));
+    h.fake.invalidateSession(false);
+    await until('second identify', () => h.fake.received.filter((f) => f.op === 2).length === 2);
+    await until('reconnected', () => h.states.at(-1)?.state === 'connected' && h.fake.openSockets() === 1);
+    const msg = h.fake.userMessage({ channel: DM, author: ALICE, content: 'after the new session' });
+    await until('message', () => h.messages.find((m) => m.messageId === msg.id));
+  });
+
+  it('answers a slash command at once (type 4) and hands the gateway the command line', async () => {
+    const h = await start();
+    await until('connected', () => h.states.some((s) => s.state === 'connected'));
+    h.fake.dispatch('INTERACTION_CREATE', {
+      id: '900000000000000500', application_id: h.fake.applicationId, type: 2, token: 'stoken', version: 1, channel_id: DM.id,
+      channel: { id: DM.id, type: 1 }, user: { ...ALICE, discriminator: '0', avatar: null },
+      data: { id: '900000000000000501', name: 'approve', type: 1, options: [{ name: 'id', type: 3, value: 'ab12cd34' }] },
+      app_permissions: '0', locale: 'en-US', entitlements: [], authorizing_integration_owners: {},
+    });
+    const event = await until('command message', () => h.messages[0]);
+    expect(event).toMatchObject({ messageId: '900000000000000500', chat: { id: DM.id, type: 'dm' }, user: { id: ALICE.id }, text: '/approve ab12cd34', mentionsBot: true });
+    const reply = h.fake.requests.find((r) => r.path.startsWith('/interactions/900000000000000500/stoken/callback'));
+    expect(reply?.body).toMatchObject({ type: 4, data: { content: '/approve ab12cd34' } });
+  });
+});

@@ -80,6 +80,8 @@ class DiscordAdapter implements PlatformAdapter {
   private account = '';
   private commandsRegistered = false;
   private failedReconnects = 0;
+  /** Times in a row the adapter replaced a failing discord.js client; reset by a working session. */
+  private takeovers = 0;
   private readonly sleeping = new Set<() => void>();
   /** message id → channel id, for messages in threads (edit only gets the chat id). */
   private readonly messageChannels = new Map<string, string>();
@@ -209,6 +211,7 @@ class DiscordAdapter implements PlatformAdapter {
   private onSession(client: Client, kind: 'new' | 'resumed'): void {
     if (client !== this.client || this.stopped) return;
     this.failedReconnects = 0;
+    this.takeovers = 0;
     this.botId = client.user?.id ?? this.botId;
     this.account = client.user?.tag ?? this.account;
     this.report({ state: 'connected', since: Date.now(), account: this.account });
@@ -226,12 +229,18 @@ class DiscordAdapter implements PlatformAdapter {
       this.report({ state: 'retrying', attempt: this.failedReconnects, nextRetryAt: Date.now() + 500, reason: 'the Gateway connection closed; resuming the session' });
       return;
     }
-    // discord.js would keep trying every half second; back off instead, with a fresh login.
+    // discord.js would keep trying every half second; back off instead, with a fresh login. The login itself
+    // may succeed at REST and fail at the socket again, so the backoff grows across takeovers until a session works.
     this.client = null;
     this.failedReconnects = 0;
+    this.takeovers += 1;
+    const { initialMs, maxMs } = this.options.backoff ?? { initialMs: 1000, maxMs: 60_000 };
+    const delay = Math.min(maxMs, initialMs * 2 ** (this.takeovers - 1));
+    this.report({ state: 'retrying', attempt: limit + this.takeovers, nextRetryAt: Date.now() + delay, reason: `the Gateway keeps refusing the connection; backing off for ${delay} ms` });
     void client.destroy()
       .catch((e: unknown) => this.ctx.warn(`discord: closing the failing client: ${errorMessage(e)}`))
-      .then(() => this.loginWithBackoff())
+      .then(() => this.sleep(delay))
+      .then(() => (this.stopped || this.terminal ? undefined : this.loginWithBackoff()))
       .catch((e: unknown) => this.fail({ state: 'failed', reason: `reconnecting failed: ${errorMessage(e)}` }));
   }
 
