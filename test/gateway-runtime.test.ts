@@ -308,4 +308,20 @@ describe('gateway: adapters and attachments', () => {
     expect(h.warnings.some((w) => w.includes('send refused'))).toBe(true);
     expect(texts(h, 'chat-alice')).toEqual(['echo:two']);
   });
+
+  // Catches send_message writing to a chat nobody talked in without asking (it must not be a known recipient),
+  // and a long message the platform would refuse.
+  it('gives the send_message tools the chats it talks in, and sends split to the limit', async () => {
+    const h = await harness(echo(), { limits: { ...PLAIN_LIMITS, maxMessageChars: 100 } });
+    const sender = h.gateway.messageSender();
+    expect(sender.knownRecipients()).toEqual([]);
+    await h.adapter.deliver(dm('alice', 'hi'));
+    await h.gateway.idle();
+    expect(sender.knownRecipients()).toEqual([{ target: 'telegram:chat-alice', label: 'telegram direct chat chat-alice' }]);
+    const { messageId } = await sender.send('telegram:chat-alice', `${'a'.repeat(90)}\n\n${'b'.repeat(90)}`);
+    expect(messageId).toMatch(/^m\d+$/);
+    expect(texts(h, 'chat-alice').slice(-2)).toEqual(['a'.repeat(90), 'b'.repeat(90)]);
+    await expect(sender.send('discord:123', 'x')).rejects.toThrow(/discord is not connected/);
+    await expect(sender.send('nonsense', 'x')).rejects.toThrow(/not a chat target/);
+  });
 });

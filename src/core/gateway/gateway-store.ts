@@ -30,6 +30,7 @@ export class GatewayStore {
         'INSERT INTO gateway_sessions (session_key, session_id, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (session_key) DO UPDATE SET session_id = excluded.session_id, updated_at = excluded.updated_at',
       ),
       dropSession: db.prepare<[string]>('DELETE FROM gateway_sessions WHERE session_key = ?'),
+      sessionKeys: db.prepare<[], { session_key: string }>('SELECT session_key FROM gateway_sessions ORDER BY updated_at DESC'),
     };
   }
 
@@ -89,6 +90,11 @@ export class GatewayStore {
 
   dropSession(sessionKey: string): void {
     this.statements.dropSession.run(sessionKey);
+  }
+
+  /** Every chat session key the gateway has, most recently used first. */
+  sessionKeys(): string[] {
+    return this.statements.sessionKeys.all().map((r) => r.session_key);
   }
 }
 

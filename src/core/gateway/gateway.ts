@@ -7,6 +7,8 @@ import { IMMEDIATE_COMMANDS, infoCommand, parseCommand, skillActivation, type Pa
 import { runChatTurn } from './chat-turn.js';
 import { GatewayStore } from './gateway-store.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { gatewayMessageSender } from './message-sender.js';
+import type { MessageSender } from '../tools/send-message.js';
 import { PairingStore } from './pairing.js';
 import { pairingReply } from './pairing-reply.js';
 import { accessPolicy, addressedToBot, sessionKey, type AccessPolicy } from './routing.js';
@@ -74,6 +76,11 @@ export class Gateway {
   /** What an adapter is built with: its cursor store and the gateway's log. */
   static adapterContext(store: GatewayStore, platform: Platform, warn: (message: string) => void): AdapterContext {
     return { cursor: store.cursors(platform), warn: (message) => warn(`${platform}: ${message}`) };
+  }
+
+  /** What the agent's send_message/send_file tools send through while this gateway runs (attach it to the engine's MessagingHub). */
+  messageSender(): MessageSender {
+    return gatewayMessageSender(this.store, (platform) => this.adapters.get(platform));
   }
 
   adapterStates(): Record<string, AdapterState> {
