@@ -43,7 +43,7 @@ describe('Telegram through the gateway', () => {
       return { text: 'done: the folder is gone' };
     });
     fake = await startFakeTelegram();
-    const env = { ...freshHomeEnv(), TG_TOKEN: fake.token };
+    const env: NodeJS.ProcessEnv = freshHomeEnv({ TG_TOKEN: fake.token });
     const home = env.HEARTH_HOME as string;
     const workspace = join(realpathSync(home), 'gateway-workspace');
     mkdirSync(workspace);
